@@ -1,0 +1,215 @@
+/**
+ * One streaming pass: sources → reader → profiles → engine → report. `analyze`, `compare` and
+ * `pairs` all run this same pass; they differ only in what they listen to.
+ */
+import type { Loc, OrphanRequestRecord, OrphanResponseRecord, PairRecord } from './model.js';
+import { PairingEngine, type EngineSink } from './engine/engine.js';
+import { FindingCollector, finding, type Finding } from './report/findings.js';
+import { findingMessage } from './report/messages.js';
+import { evaluateGate, type GateOptions } from './report/gate.js';
+import { channelReport, REPORT_SCHEMA, type InputLedgerReport, type Report } from './report/report.js';
+import { resolveSources, type Source, type SourceRole } from './input/sources.js';
+import { readSource } from './input/read.js';
+import type { LineSink } from './input/lines.js';
+import { resolveProfiles, type Profile } from './profiles/index.js';
+import type { ProfileContext, RecordHandler, RecordOutcome } from './profiles/types.js';
+import { VERSION } from './version.js';
+
+export interface AnalyzeOptions {
+  /** Paths, directories, globs, or `-` for stdin. */
+  inputs: readonly string[];
+  /** Assay: the caller's sent JSON-RPC log(s). */
+  caller?: readonly string[];
+  /** Assay: the upstream's received JSON-RPC log(s). */
+  upstream?: readonly string[];
+  /** `auto` (default) or a profile name. */
+  profile?: string;
+  /** Longest line read (default 64 MiB); longer lines are `oversized` and skipped. */
+  maxLineBytes?: number;
+  /** Parse every line, so malformed lines anywhere are found. */
+  validateAll?: boolean;
+  /** Findings kept per code in the report (default 1000); all are counted. */
+  maxFindings?: number;
+  /** Recently closed ids remembered for DUPLICATE_TERMINAL (default 100 000). */
+  closedWindow?: number;
+  /** Open calls per channel before the oldest is evicted as an orphan (default 1 000 000). */
+  maxOpenCalls?: number;
+  gate?: GateOptions;
+  /** Stream for `-` (default process.stdin). */
+  stdin?: NodeJS.ReadableStream;
+  /** Listeners on the pass (compare, pairs). */
+  onPair?: (p: PairRecord) => void;
+  onOrphanRequest?: (o: OrphanRequestRecord) => void;
+  onOrphanResponse?: (o: OrphanResponseRecord) => void;
+  /** Profile-specific options (e.g. assay's `correlationKey`). */
+  profileOptions?: Record<string, unknown>;
+}
+
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MAX_FINDINGS = 1000;
+
+export async function analyze(opts: AnalyzeOptions): Promise<Report> {
+  const profiles = resolveProfiles(opts.profile ?? 'auto', opts.profileOptions);
+  const collector = new FindingCollector(opts.maxFindings ?? DEFAULT_MAX_FINDINGS);
+  const sink: EngineSink = {
+    finding: (f) => collector.add(f),
+    pair: opts.onPair,
+    orphanRequest: opts.onOrphanRequest,
+    orphanResponse: opts.onOrphanResponse,
+  };
+  const engine = new PairingEngine({
+    channels: profiles.flatMap((p) => p.channels),
+    sink,
+    closedWindow: opts.closedWindow,
+    maxOpenCalls: opts.maxOpenCalls,
+  });
+  const ctx: ProfileContext = { emit: (ev) => engine.push(ev), finding: (f) => collector.add(f) };
+
+  const sources: Source[] = [];
+  const walkErrors: string[] = [];
+  const add = async (args: readonly string[] | undefined, role: SourceRole) => {
+    if (!args || args.length === 0) return;
+    const r = await resolveSources(args, role);
+    sources.push(...r.sources);
+    walkErrors.push(...r.walkErrors);
+  };
+  // Request sides before terminal sides (assay reads in file order without timestamps).
+  await add(opts.caller, 'caller');
+  await add(opts.inputs, 'capture');
+  await add(opts.upstream, 'upstream');
+
+  for (const w of walkErrors) {
+    collector.add(finding('INPUT_ERROR', { locations: [] }, { error: `unreadable directory entry ${w}`, byteOffset: null }));
+  }
+
+  const needles = [...new Set(profiles.flatMap((p) => p.needles))].map((n) => Buffer.from(n));
+  const inputs: InputLedgerReport[] = [];
+  for (const source of sources) {
+    inputs.push(await readOne(source, profiles, ctx, collector, needles, opts));
+  }
+  for (const p of profiles) p.finish?.(ctx);
+  engine.finish();
+
+  // Channels with any event, or that a profile evaluated, in declaration order.
+  const channels = [];
+  const evaluated = new Set(profiles.flatMap((p) => p.evaluatedChannels?.() ?? []));
+  for (const st of engine.channels.values()) {
+    const c = st.counters;
+    if (c.requests + c.terminals + c.interims > 0 || evaluated.has(st.spec.name)) channels.push(channelReport(st));
+  }
+
+  const records: Record<string, unknown> = {};
+  const notes: string[] = [];
+  for (const p of profiles) {
+    const s = p.summary?.();
+    if (s !== undefined) records[p.name] = s;
+    const n = (p as { notes?: () => string[] }).notes?.();
+    if (n) notes.push(...n);
+  }
+
+  const findings = collector.list().map((f) => ({ ...f, message: findingMessage(f) }) as Finding);
+  const findingCounts = collector.countsObject();
+  const findingsOmitted: Report['findingsOmitted'] = {};
+  const max = opts.maxFindings ?? DEFAULT_MAX_FINDINGS;
+  for (const [code, n] of Object.entries(findingCounts) as [keyof typeof findingCounts, number][]) {
+    if (n > max) findingsOmitted[code] = n - max;
+  }
+
+  const totals = { lines: 0, records: 0, ignored: 0, malformed: 0, oversized: 0, blank: 0, duplicates: 0 };
+  for (const i of inputs) {
+    totals.lines += i.lines;
+    totals.records += i.records;
+    totals.ignored += i.ignored;
+    totals.malformed += i.malformed;
+    totals.oversized += i.oversized;
+    totals.blank += i.blank;
+    totals.duplicates += i.duplicates;
+  }
+
+  return {
+    schema: REPORT_SCHEMA,
+    tool: { name: 'callpair', version: VERSION },
+    inputs,
+    totals,
+    channels,
+    records,
+    notes,
+    findings,
+    findingCounts,
+    findingsOmitted,
+    gate: evaluateGate(opts.gate ?? {}, findingCounts, channels),
+  };
+}
+
+async function readOne(
+  source: Source,
+  profiles: readonly Profile[],
+  ctx: ProfileContext,
+  collector: FindingCollector,
+  needles: readonly Buffer[],
+  opts: AnalyzeOptions,
+): Promise<InputLedgerReport> {
+  const handlers: Array<{ name: string; h: RecordHandler }> = [];
+  for (const p of profiles) {
+    const h = p.open(source, ctx);
+    if (h) handlers.push({ name: p.name, h });
+  }
+  const used = new Map<string, number>();
+  let ignored = 0;
+  let duplicates = 0;
+  let usedTotal = 0;
+  const path = source.path;
+  const maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+
+  const sink: LineSink = {
+    record(value: unknown, line: number, raw: Buffer | null) {
+      const loc: Loc = { path, line };
+      let outcome: RecordOutcome = 'unclaimed';
+      let by = '';
+      for (const { name, h } of handlers) {
+        outcome = h.record(value, loc, raw);
+        if (outcome !== 'unclaimed') {
+          by = name;
+          break;
+        }
+      }
+      if (outcome === 'used') {
+        usedTotal++;
+        used.set(by, (used.get(by) ?? 0) + 1);
+      } else if (outcome === 'duplicate') duplicates++;
+      else ignored++;
+    },
+    malformed(line, reason, bytes) {
+      collector.add(finding('MALFORMED_LINE', { locations: [{ path, line }] }, { reason, bytes }));
+    },
+    oversized(line, bytes) {
+      collector.add(finding('OVERSIZED_LINE', { locations: [{ path, line }] }, { bytes, limit: maxLineBytes }));
+    },
+  };
+
+  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin });
+  for (const { h } of handlers) h.end?.();
+  if (r.error) {
+    collector.add(
+      finding('INPUT_ERROR', { locations: [{ path, line: Math.max(1, r.ledger.lines) }] }, { error: r.error.message, byteOffset: r.error.byteOffset }),
+    );
+  }
+  const l = r.ledger;
+  const records = l.parsed + l.unparsed;
+  return {
+    path,
+    format: r.format,
+    gzip: r.gzip,
+    profile: used.size === 0 ? 'none' : [...used.keys()].sort().join('+'),
+    lines: l.lines,
+    records,
+    blank: l.blank,
+    malformed: l.malformed,
+    oversized: l.oversized,
+    ignored: ignored + l.unparsed,
+    duplicates,
+    used: usedTotal,
+    bytes: l.bytes,
+    error: r.error,
+  };
+}

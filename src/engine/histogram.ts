@@ -1,0 +1,122 @@
+import type { Loc } from '../model.js';
+
+/**
+ * A fixed-precision latency histogram (HDR-style, log-linear): values are kept in microseconds,
+ * exact below 128 µs, above that in buckets 1/64 of their power of two wide, reported at the bucket
+ * midpoint, so a percentile is off by at most 1/128 (< 1 %) of its value. Memory is bounded by the
+ * number of distinct buckets (≤ ~3 000 for any double), never by the count; two histograms merge
+ * exactly. min and max are exact, with the location that produced them.
+ */
+export class LatencyHistogram {
+  private readonly buckets = new Map<number, number>();
+  count = 0;
+  min = Infinity;
+  max = -Infinity;
+  minAt: Loc | null = null;
+  maxAt: Loc | null = null;
+  sum = 0;
+
+  record(ms: number, at: Loc | null): void {
+    if (!Number.isFinite(ms) || ms < 0) return;
+    const idx = bucketIndex(Math.round(ms * 1000));
+    this.buckets.set(idx, (this.buckets.get(idx) ?? 0) + 1);
+    this.count++;
+    this.sum += ms;
+    if (ms < this.min) {
+      this.min = ms;
+      this.minAt = at;
+    }
+    if (ms > this.max) {
+      this.max = ms;
+      this.maxAt = at;
+    }
+  }
+
+  merge(other: LatencyHistogram): void {
+    for (const [k, v] of other.buckets) this.buckets.set(k, (this.buckets.get(k) ?? 0) + v);
+    this.count += other.count;
+    this.sum += other.sum;
+    if (other.min < this.min) {
+      this.min = other.min;
+      this.minAt = other.minAt;
+    }
+    if (other.max > this.max) {
+      this.max = other.max;
+      this.maxAt = other.maxAt;
+    }
+  }
+
+  /** The value at quantile q (0..1), clamped to the exact min/max; null when empty. */
+  quantile(q: number): number | null {
+    if (this.count === 0) return null;
+    const rank = Math.max(1, Math.ceil(q * this.count));
+    const keys = [...this.buckets.keys()].sort((a, b) => a - b);
+    let seen = 0;
+    for (const k of keys) {
+      seen += this.buckets.get(k) ?? 0;
+      if (seen >= rank) return round3(Math.min(this.max, Math.max(this.min, bucketMid(k) / 1000)));
+    }
+    return round3(this.max);
+  }
+
+  mean(): number | null {
+    return this.count === 0 ? null : round3(this.sum / this.count);
+  }
+
+  /** Every bucket as [lower-bound ms, count], ascending: for charts. */
+  distribution(): Array<[number, number]> {
+    return [...this.buckets.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => [bucketLow(k) / 1000, v]);
+  }
+
+  stats(): LatencyStats | null {
+    if (this.count === 0) return null;
+    return {
+      count: this.count,
+      min: round3(this.min),
+      p50: this.quantile(0.5),
+      p90: this.quantile(0.9),
+      p99: this.quantile(0.99),
+      max: round3(this.max),
+      minAt: this.minAt,
+      maxAt: this.maxAt,
+    };
+  }
+}
+
+export interface LatencyStats {
+  count: number;
+  min: number;
+  p50: number | null;
+  p90: number | null;
+  p99: number | null;
+  max: number;
+  minAt: Loc | null;
+  maxAt: Loc | null;
+}
+
+const SUB_BITS = 6; // 64 sub-buckets per power of two above 128 µs
+
+function bucketIndex(us: number): number {
+  if (us < 128) return us;
+  const e = Math.floor(Math.log2(us)) - SUB_BITS; // ≥ 1
+  const m = Math.floor(us / 2 ** e); // 64..127 (guard float edge below)
+  const mm = m >= 128 ? 127 : m < 64 ? 64 : m;
+  return 128 + (e - 1) * 64 + (mm - 64);
+}
+
+function bucketLow(idx: number): number {
+  if (idx < 128) return idx;
+  const e = Math.floor((idx - 128) / 64) + 1;
+  const m = ((idx - 128) % 64) + 64;
+  return m * 2 ** e;
+}
+
+function bucketMid(idx: number): number {
+  if (idx < 128) return idx;
+  const e = Math.floor((idx - 128) / 64) + 1;
+  return bucketLow(idx) + (2 ** e - 1) / 2;
+}
+
+export function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

@@ -1,0 +1,25 @@
+/**
+ * The formatter registry: one map, from which `--format` choices, validation and types derive.
+ * Formatters read the report, nothing else.
+ */
+import { json } from './json.js';
+import { table } from './table.js';
+import type { Formatter } from './types.js';
+
+export const FORMATTERS = {
+  table,
+  json,
+} as const satisfies Record<string, Formatter>;
+
+export type FormatName = keyof typeof FORMATTERS;
+export const FORMAT_NAMES = Object.keys(FORMATTERS) as FormatName[];
+
+export function isFormatName(s: string): s is FormatName {
+  return Object.prototype.hasOwnProperty.call(FORMATTERS, s);
+}
+
+export function getFormatter(name: FormatName): Formatter {
+  return FORMATTERS[name];
+}
+
+export type { Formatter, FormatContext } from './types.js';

@@ -1,0 +1,39 @@
+/**
+ * Capture strings are hostile (DESIGN §4). Every format that a terminal or a browser renders strips
+ * ANSI/OSC sequences, C0/C1 controls and bidi overrides before printing; long strings are cut with
+ * a marker; lone surrogates become U+FFFD.
+ */
+
+// CSI (ESC [ … final), OSC (ESC ] … BEL | ESC \), other ESC sequences, and 8-bit CSI/OSC.
+const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u009b[0-?]*[ -/]*[@-~]|\u009d[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[@-_]?/g;
+// C0 (except none: tab/newline are also replaced, a table cell is one line), DEL, C1, bidi controls, and lone surrogates.
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+export const DEFAULT_MAX_TEXT = 200;
+
+/** Text safe for a terminal or a browser text node: no escape sequences, no controls, no bidi, bounded. */
+export function safeText(s: string, max = DEFAULT_MAX_TEXT): string {
+  let out = s.replace(ANSI, '').replace(CONTROLS, (c) => (c.length === 1 && c.charCodeAt(0) >= 0xd800 && c.charCodeAt(0) <= 0xdfff ? '\ufffd' : ''));
+  if (out.length > max) {
+    let cut = max - 1;
+    // Never split a surrogate pair.
+    const code = out.charCodeAt(cut - 1);
+    if (code >= 0xd800 && code <= 0xdbff) cut--;
+    out = `${out.slice(0, cut)}…[+${s.length - cut} chars]`;
+  }
+  return out;
+}
+
+/** Does the string hold anything safeText would remove? */
+export function hasUnsafe(s: string): boolean {
+  ANSI.lastIndex = 0;
+  CONTROLS.lastIndex = 0;
+  const r = ANSI.test(s) || CONTROLS.test(s);
+  ANSI.lastIndex = 0;
+  CONTROLS.lastIndex = 0;
+  return r;
+}
+
+export function loc(l: { path: string; line: number } | null | undefined): string {
+  return l ? `${safeText(l.path, 400)}:${l.line}` : '—';
+}

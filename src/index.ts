@@ -1,0 +1,15 @@
+/**
+ * callpair as a library: `analyze()` returns the report object (`callpair.report.v1`).
+ */
+export { analyze, DEFAULT_MAX_FINDINGS, DEFAULT_MAX_LINE_BYTES } from './analyze.js';
+export type { AnalyzeOptions } from './analyze.js';
+export type * from './model.js';
+export type { Report, ChannelReport, ScopeReport, CounterReport, InputLedgerReport, LatencyGroupReport } from './report/report.js';
+export { REPORT_SCHEMA, ledgerViolations } from './report/report.js';
+export type { Finding, FindingCode, Severity, FindingDataMap, InvalidIdInfo } from './report/findings.js';
+export { FINDING_CODES } from './report/findings.js';
+export type { Gate, GateCheck, GateOptions } from './report/gate.js';
+export { FORMATTERS, FORMAT_NAMES, getFormatter } from './formatters/index.js';
+export type { FormatName, Formatter, FormatContext } from './formatters/index.js';
+export { findingMessage } from './report/messages.js';
+export { VERSION } from './version.js';

@@ -1,0 +1,135 @@
+/**
+ * Reading one source: bytes (gzip detected by magic bytes, not by name), then either the JSONL
+ * fast path (lines.ts) or a JSON document (documents.ts). A read that fails mid-input keeps what
+ * was read and reports the failure with its byte offset.
+ */
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import type { Source } from './sources.js';
+import { LineReader, type LineLedger, type LineSink } from './lines.js';
+import { DocumentReader } from './documents.js';
+
+export interface ReadOptions {
+  needles: readonly Buffer[];
+  maxLineBytes: number;
+  validateAll: boolean;
+  /** For stdin. */
+  stdin?: NodeJS.ReadableStream;
+}
+
+export interface ReadResult {
+  format: 'jsonl' | 'json';
+  gzip: boolean;
+  ledger: LineLedger;
+  /** Set when the read failed part-way. */
+  error: { message: string; byteOffset: number } | null;
+}
+
+const CHUNK = 1 << 20;
+
+function rawStream(source: Source, opts: ReadOptions): NodeJS.ReadableStream {
+  if (source.file === null) return opts.stdin ?? process.stdin;
+  return createReadStream(source.file, { highWaterMark: CHUNK });
+}
+
+export async function readSource(source: Source, sink: LineSink, opts: ReadOptions): Promise<ReadResult> {
+  const raw = rawStream(source, opts);
+  const it = (raw as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  let compressedBytes = 0;
+  let first: IteratorResult<Buffer>;
+  try {
+    first = await it.next();
+  } catch (e) {
+    const ledger: LineLedger = { lines: 0, blank: 0, malformed: 0, oversized: 0, parsed: 0, unparsed: 0, bytes: 0 };
+    return { format: 'jsonl', gzip: false, ledger, error: { message: errText(e), byteOffset: 0 } };
+  }
+  const head = first.done ? Buffer.alloc(0) : toBuf(first.value);
+  const gzip = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+
+  async function* rest(): AsyncGenerator<Buffer> {
+    if (head.length) {
+      compressedBytes += head.length;
+      yield head;
+    }
+    for (;;) {
+      const r = await it.next();
+      if (r.done) return;
+      const b = toBuf(r.value);
+      compressedBytes += b.length;
+      yield b;
+    }
+  }
+
+  let bytes: AsyncIterable<Buffer>;
+  if (gzip) {
+    const gunzip = createGunzip({ chunkSize: 256 * 1024 });
+    const src = Readable.from(rest());
+    src.on('error', (e) => gunzip.destroy(e));
+    src.pipe(gunzip);
+    bytes = gunzip;
+  } else {
+    bytes = rest();
+  }
+
+  let reader: { push(b: Buffer): void; end(): void; ledger: LineLedger } | null = null;
+  let format: 'jsonl' | 'json' = 'jsonl';
+  let error: ReadResult['error'] = null;
+  try {
+    for await (const chunk of bytes) {
+      if (!reader) {
+        format = looksLikeDocument(chunk, source.path) ? 'json' : 'jsonl';
+        reader =
+          format === 'json'
+            ? new DocumentReader({ sink, maxValueBytes: opts.maxLineBytes })
+            : new LineReader({ needles: opts.needles, maxLineBytes: opts.maxLineBytes, validateAll: opts.validateAll, sink });
+      }
+      reader.push(chunk);
+    }
+  } catch (e) {
+    const decoded = reader?.ledger.bytes ?? 0;
+    error = { message: errText(e), byteOffset: gzip ? compressedBytes : decoded };
+  } finally {
+    if (!gzip && typeof (raw as { destroy?: () => void }).destroy === 'function' && source.file !== null) {
+      (raw as unknown as { destroy: () => void }).destroy();
+    }
+  }
+  if (!reader) reader = new LineReader({ needles: opts.needles, maxLineBytes: opts.maxLineBytes, validateAll: opts.validateAll, sink });
+  reader.end();
+  return { format, gzip, ledger: reader.ledger, error };
+}
+
+function toBuf(v: unknown): Buffer {
+  return Buffer.isBuffer(v) ? v : Buffer.from(v as string);
+}
+
+function errText(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  if (err && typeof err === 'object') {
+    if (err.code === 'Z_DATA_ERROR' || err.code === 'Z_BUF_ERROR') return `corrupt gzip data (${err.message})`;
+    if (err.message === 'unexpected end of file') return 'truncated gzip stream (unexpected end of file)';
+    return err.code ? `${err.code}: ${err.message}` : err.message;
+  }
+  return String(e);
+}
+
+/**
+ * A JSON document (a top-level array, or concatenated pretty-printed values) rather than JSONL:
+ * the first non-blank byte is `[`, or a `.json` file whose first line is not a complete value.
+ */
+export function looksLikeDocument(chunk: Buffer, name: string): boolean {
+  let i = 0;
+  if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) i = 3;
+  while (i < chunk.length && (chunk[i] === 0x20 || chunk[i] === 0x0a || chunk[i] === 0x0d || chunk[i] === 0x09)) i++;
+  if (i >= chunk.length) return false;
+  if (chunk[i] === 0x5b) return true;
+  if (chunk[i] !== 0x7b || !/\.json(\.gz)?$/i.test(name)) return false;
+  const nl = chunk.indexOf(0x0a, i);
+  if (nl === -1) return false;
+  try {
+    JSON.parse(chunk.toString('utf8', i, nl));
+    return false;
+  } catch {
+    return true;
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * A profile knows one family of records and maps each record to events, or ignores it.
+ */
+import type { CallEvent, ChannelSpec, Loc, PairRecord } from '../model.js';
+import type { Finding } from '../report/findings.js';
+import type { Source } from '../input/sources.js';
+
+/** What became of one record. */
+export type RecordOutcome = 'unclaimed' | 'ignored' | 'used' | 'duplicate';
+
+export interface ProfileContext {
+  /** Feeds an event to the pairing engine; returns the pair it made, if any. */
+  emit(ev: CallEvent): PairRecord | null;
+  finding(f: Finding): void;
+}
+
+export interface RecordHandler {
+  /** `raw` is the record's bytes (a view valid only during the call), or null for JSON documents. */
+  record(value: unknown, loc: Loc, raw: Buffer | null): RecordOutcome;
+  /** End of this file. */
+  end?(): void;
+}
+
+export interface Profile {
+  readonly name: string;
+  readonly channels: readonly ChannelSpec[];
+  /** Byte substrings one of which every record of this profile contains. */
+  readonly needles: readonly string[];
+  /** A handler for one input file, or null when this profile never reads a file of that role. */
+  open(source: Source, ctx: ProfileContext): RecordHandler | null;
+  /** After every input: profile-level checks (may emit more events/findings). */
+  finish?(ctx: ProfileContext): void;
+  /** Profile-specific counts for `report.records[name]`. */
+  summary?(): unknown;
+  /** Channels this profile could evaluate (both sides present); others are left out of the report. */
+  evaluatedChannels?(): readonly string[] | null;
+}
+
+/** Reads a field top-level first, then under `data` (DESIGN §3.1). */
+export function field(top: Record<string, unknown>, data: Record<string, unknown> | null, key: string): unknown {
+  const v = top[key];
+  if (v !== undefined) return v;
+  return data ? data[key] : undefined;
+}
+
+export function asObject(v: unknown): Record<string, unknown> | null {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+export function asString(v: unknown): string | null {
+  return typeof v === 'string' ? v : null;
+}
+
+export function asNumber(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}

@@ -1,0 +1,50 @@
+/**
+ * The one place where a finding becomes a sentence: from `code` + `data` only. The text may hold
+ * capture strings (callers, tool names); every formatter that renders it sanitises it for its
+ * medium. Invalid ids never reach here (their data holds only reason, length and hash).
+ */
+import type { Finding } from './findings.js';
+
+function ms(v: number | null): string {
+  return v === null ? 'unknown age' : `${Math.round(v)} ms`;
+}
+
+export function findingMessage(f: Finding): string {
+  switch (f.code) {
+    case 'ORPHAN_REQUEST':
+      if (f.data.note) return `${f.data.note} (caller ${f.data.caller})`;
+      return f.data.reason === 'evicted'
+        ? `request from ${f.data.caller} evicted while open (--max-open-calls reached)`
+        : `request from ${f.data.caller} never closed (${ms(f.data.ageMs)} before the end of its scope)`;
+    case 'ORPHAN_RESPONSE':
+      return f.data.reason === 'id-not-open'
+        ? `${f.data.kind ?? 'terminal'} for ${f.data.caller} carries an id no open request has`
+        : `${f.data.kind ?? 'terminal'} for ${f.data.caller} arrived with no open request to take it`;
+    case 'AMBIGUOUS_PAIR':
+      return `paired by ${f.data.method} among ${f.data.candidates} candidates (caller ${f.data.caller})`;
+    case 'CROSSED_PAIR':
+      return f.data.shadowCaller === null
+        ? `${f.data.shadow === 'fifo' ? 'FIFO' : 'signature-FIFO'} would leave the ${f.data.terminalCaller} terminal unpaired`
+        : `${f.data.shadow === 'fifo' ? 'FIFO' : 'signature-FIFO'} would give the ${f.data.terminalCaller} terminal to the ${f.data.shadowCaller} request (true partner: ${f.data.trueCaller})`;
+    case 'DUPLICATE_ID':
+      return `id opened twice in one scope (caller ${f.data.caller}); the oldest is closed first`;
+    case 'DUPLICATE_TERMINAL':
+      return `second terminal for an already closed call (caller ${f.data.caller})`;
+    case 'INVALID_ID':
+      return `${f.data.field} fails the safe-shape rule (${f.data.reason}, length ${f.data.length}, sha256 ${f.data.sha256}); treated as no id`;
+    case 'MALFORMED_LINE':
+      return f.data.reason === 'truncated' ? `truncated line (${f.data.bytes} bytes): a write cut short` : `not valid JSON (${f.data.bytes} bytes)`;
+    case 'OVERSIZED_LINE':
+      return `line of ${f.data.bytes} bytes over the ${f.data.limit}-byte limit, skipped`;
+    case 'INPUT_ERROR':
+      return `read failed${f.data.byteOffset === null ? '' : ` at byte ${f.data.byteOffset}`}: ${f.data.error}; what was read is kept`;
+    case 'UNSUPPORTED_SCHEMA':
+      return `unsupported schema ${f.data.schema}`;
+    case 'INCONSISTENT_RECORD':
+      return `decision record contradicts itself: ${f.data.problems.join('; ')}`;
+    case 'DENIED_BUT_DELIVERED':
+      return `denied call${f.data.tool ? ` to ${f.data.tool}` : ''} reached the upstream`;
+    case 'UNRECORDED_DELIVERY':
+      return `upstream arrival${f.data.tool ? ` of ${f.data.tool}` : ''} that no allow decision covers`;
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * The report model: the JSON contract `callpair.report.v1` (DESIGN §7). Built from the engine's
+ * counters, the findings and the input ledgers; deterministic (no wall-clock time inside), keys in
+ * camelCase, unknown numbers null.
+ */
+import type { Loc } from '../model.js';
+import type { ChannelState, Counters } from '../engine/engine.js';
+import type { LatencyStats } from '../engine/histogram.js';
+import type { Finding, FindingCode } from './findings.js';
+import type { Gate } from './gate.js';
+
+export const REPORT_SCHEMA = 'callpair.report.v1';
+
+export interface InputLedgerReport {
+  path: string;
+  format: 'jsonl' | 'json';
+  gzip: boolean;
+  profile: string;
+  lines: number;
+  records: number;
+  blank: number;
+  malformed: number;
+  oversized: number;
+  ignored: number;
+  duplicates: number;
+  /** Records mapped to events. */
+  used: number;
+  bytes: number;
+  /** A read that failed part-way (what was read is kept). */
+  error: { message: string; byteOffset: number } | null;
+}
+
+export interface CounterReport {
+  requests: number;
+  terminals: number;
+  interims: number;
+  unattributedInterims: number;
+  redundant: number;
+  pairs: {
+    total: number;
+    byMethod: { id: number; signature: number; fifo: number };
+    byConfidence: { exact: number; unambiguous: number; ambiguous: number };
+  };
+  orphanRequests: number;
+  evictedRequests: number;
+  orphanResponses: number;
+  duplicateTerminals: number;
+  duplicateIds: number;
+  crossed: { comparable: number; fifo: number; signature: number; fifoRate: number | null; signatureRate: number | null };
+  idCoverage: { requests: number | null; terminals: number | null };
+  maxInFlight: number;
+  negativeLatencies: number;
+  latencyMs: LatencyStats | null;
+}
+
+export interface ScopeReport extends CounterReport {
+  scope: string;
+}
+
+export interface LatencyGroupReport extends LatencyStats {
+  /** provider (llm) or tool name (assay). */
+  group: string | null;
+  /** model (llm), null otherwise. */
+  subgroup: string | null;
+}
+
+export interface ChannelReport extends CounterReport {
+  channel: string;
+  ordered: boolean;
+  scopeCount: number;
+  latencyByGroup: LatencyGroupReport[];
+  scopes: ScopeReport[];
+}
+
+export interface Report {
+  schema: typeof REPORT_SCHEMA;
+  tool: { name: 'callpair'; version: string };
+  inputs: InputLedgerReport[];
+  totals: { lines: number; records: number; ignored: number; malformed: number; oversized: number; blank: number; duplicates: number };
+  channels: ChannelReport[];
+  /** Profile-specific counts (e.g. `assay`). */
+  records: Record<string, unknown>;
+  /** Things the report cannot tell from this input, by stable code (e.g. `bypass-detection-needs-ids`). */
+  notes: string[];
+  findings: Finding[];
+  findingCounts: Partial<Record<FindingCode, number>>;
+  /** How many findings of each code were left out of `findings` (beyond --max-findings). */
+  findingsOmitted: Partial<Record<FindingCode, number>>;
+  gate: Gate;
+}
+
+function rate(n: number, d: number): number | null {
+  return d === 0 ? null : Math.round((n / d) * 1e6) / 1e6;
+}
+
+export function counterReport(c: Counters): CounterReport {
+  return {
+    requests: c.requests,
+    terminals: c.terminals,
+    interims: c.interims,
+    unattributedInterims: c.unattributedInterims,
+    redundant: c.redundant,
+    pairs: { total: c.pairs, byMethod: { ...c.byMethod }, byConfidence: { ...c.byConfidence } },
+    orphanRequests: c.orphanRequests,
+    evictedRequests: c.evicted,
+    orphanResponses: c.orphanResponses,
+    duplicateTerminals: c.duplicateTerminals,
+    duplicateIds: c.duplicateIds,
+    crossed: {
+      comparable: c.crossedComparable,
+      fifo: c.crossedFifo,
+      signature: c.crossedSignature,
+      fifoRate: rate(c.crossedFifo, c.crossedComparable),
+      signatureRate: rate(c.crossedSignature, c.crossedComparable),
+    },
+    idCoverage: { requests: rate(c.requestsWithId, c.requests), terminals: rate(c.terminalsWithId, c.terminals) },
+    maxInFlight: c.maxInFlight,
+    negativeLatencies: c.negativeLatencies,
+    latencyMs: c.latency.stats(),
+  };
+}
+
+export function channelReport(st: ChannelState): ChannelReport {
+  const scopes: ScopeReport[] = [];
+  for (const s of st.scopes.values()) scopes.push({ scope: s.scope, ...counterReport(s.counters) });
+  // Deterministic: scopes in byte order of their name (first-seen order depends on file order).
+  scopes.sort((a, b) => (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0));
+  const groups: LatencyGroupReport[] = [];
+  for (const g of st.groups.values()) {
+    const s = g.hist.stats();
+    if (s) groups.push({ group: g.label[0], subgroup: g.label[1], ...s });
+  }
+  groups.sort((a, b) => b.count - a.count || cmp(a.group, b.group) || cmp(a.subgroup, b.subgroup));
+  return {
+    channel: st.spec.name,
+    ordered: st.spec.ordered,
+    ...counterReport(st.counters),
+    scopeCount: scopes.length,
+    latencyByGroup: groups,
+    scopes,
+  };
+}
+
+function cmp(a: string | null, b: string | null): number {
+  const x = a ?? '';
+  const y = b ?? '';
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** The ledger identities of DESIGN §7; returns the violations (empty when the report is sound). */
+export function ledgerViolations(report: Report): string[] {
+  const out: string[] = [];
+  const check = (where: string, c: CounterReport) => {
+    const p = c.pairs;
+    if (c.requests !== p.total + c.orphanRequests) out.push(`${where}: requests ≠ pairs + orphanRequests`);
+    if (c.terminals !== p.total + c.orphanResponses + c.duplicateTerminals + c.redundant)
+      out.push(`${where}: terminals ≠ pairs + orphanResponses + duplicateTerminals + redundant`);
+    if (p.total !== p.byMethod.id + p.byMethod.signature + p.byMethod.fifo) out.push(`${where}: pairs ≠ Σ byMethod`);
+    if (p.total !== p.byConfidence.exact + p.byConfidence.unambiguous + p.byConfidence.ambiguous) out.push(`${where}: pairs ≠ Σ byConfidence`);
+  };
+  for (const ch of report.channels) {
+    check(ch.channel, ch);
+    for (const s of ch.scopes) check(`${ch.channel}/${s.scope}`, s);
+  }
+  for (const i of report.inputs) {
+    if (i.format === 'jsonl' && i.lines !== i.records + i.blank + i.malformed + i.oversized)
+      out.push(`${i.path}: lines ≠ records + blank + malformed + oversized`);
+    if (i.records !== i.used + i.ignored + i.duplicates) out.push(`${i.path}: records ≠ used + ignored + duplicates`);
+  }
+  return out;
+}
+
+export type { Loc };

@@ -1,0 +1,94 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { analyze, type AnalyzeOptions } from '../src/analyze.js';
+import type { Report } from '../src/report/report.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const BIN = path.join(ROOT, 'dist', 'cli', 'main.js');
+export const fixture = (name: string) => path.join(ROOT, 'fixtures', name);
+
+export function tmpDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'callpair-test-'));
+}
+
+/** Writes lines (objects are JSON-encoded, strings written as they are) to a temp .jsonl file. */
+export function writeCapture(lines: Array<object | string>, name = 'capture.jsonl', dir = tmpDir()): string {
+  const p = path.join(dir, name);
+  writeFileSync(p, lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n');
+  return p;
+}
+
+export async function analyzeLines(lines: Array<object | string>, opts: Partial<AnalyzeOptions> = {}): Promise<Report> {
+  return analyze({ inputs: [writeCapture(lines)], ...opts });
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Spawns the built binary with NO_COLOR=1. */
+export function runCli(args: string[], opts: { stdin?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, NO_COLOR: '1', ...opts.env };
+    delete env.FORCE_COLOR;
+    delete env.GITHUB_STEP_SUMMARY;
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+    child.stdin.on('error', () => undefined);
+    if (opts.stdin !== undefined) child.stdin.end(opts.stdin);
+    else child.stdin.end();
+  });
+}
+
+/** Amplifier line builders (logging-hook envelope). */
+let clock = Date.parse('2026-09-01T00:00:00Z');
+export function resetClock(): void {
+  clock = Date.parse('2026-09-01T00:00:00Z');
+}
+export function ts(stepMs = 10): string {
+  clock += stepMs;
+  return new Date(clock).toISOString();
+}
+
+export interface LineSpec {
+  event: string;
+  session?: string;
+  id?: unknown;
+  provider?: string;
+  model?: string;
+  caller?: string;
+  status?: string;
+  usage?: Record<string, number | null>;
+  extra?: Record<string, unknown>;
+  ts?: string;
+}
+
+export function amp(s: LineSpec): Record<string, unknown> {
+  const data: Record<string, unknown> = { parent_id: null };
+  if (s.provider !== undefined) data.provider = s.provider;
+  if (s.model !== undefined) data.model = s.model;
+  if (s.caller !== undefined) data.caller = s.caller;
+  if (s.usage !== undefined) data.usage = s.usage;
+  const rec: Record<string, unknown> = {
+    ts: s.ts ?? ts(),
+    lvl: 'INFO',
+    schema: { name: 'amplifier.log', ver: '1.0.0' },
+    event: s.event,
+    session_id: s.session ?? 'S1',
+  };
+  if (s.id !== undefined) rec.request_id = s.id;
+  if (s.status !== undefined) rec.status = s.status;
+  Object.assign(rec, s.extra ?? {});
+  rec.data = data;
+  return rec;
+}

@@ -103,7 +103,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   for (const p of profiles) {
     const s = p.summary?.();
     if (s !== undefined) records[p.name] = s;
-    const n = (p as { notes?: () => string[] }).notes?.();
+    const n = p.notes?.();
     if (n) notes.push(...n);
   }
 

@@ -1,77 +1,10 @@
 /**
- * The yargs command tree. Options shared by every command that reads a capture live in
- * `inputOptions`; each command maps its options to one library call.
+ * The yargs command tree: one file per command, registered here.
  */
-import yargs, { type Argv } from 'yargs';
-import { analyze, DEFAULT_MAX_FINDINGS, DEFAULT_MAX_LINE_BYTES, type AnalyzeOptions } from '../analyze.js';
-import { FORMAT_NAMES, getFormatter, isFormatName, type FormatName } from '../formatters/index.js';
-import { profileNames, UnknownProfileError } from '../profiles/index.js';
-import { InputUsageError } from '../input/sources.js';
-import { makeChalk } from './color.js';
-import { diag, EXIT_GATE, EXIT_USAGE, writeFileText, writeStdout } from './io.js';
+import yargs from 'yargs';
+import { analyzeCommand } from './analyze.js';
+import { diag, EXIT_USAGE } from './io.js';
 import { VERSION } from '../version.js';
-
-/** Options every capture-reading command takes. */
-export function inputOptions<T>(y: Argv<T>) {
-  return y
-    .positional('inputs', { type: 'string', array: true, describe: 'files, directories, globs, or - for stdin' })
-    .option('profile', { type: 'string', default: 'auto', describe: `record family: ${profileNames().join(', ')}` })
-    .option('max-line-bytes', { type: 'number', default: DEFAULT_MAX_LINE_BYTES, describe: 'longer lines are oversized and skipped' })
-    .option('validate-all', { type: 'boolean', default: false, describe: 'parse every line, so malformed lines anywhere are found' })
-    .option('max-findings', { type: 'number', default: DEFAULT_MAX_FINDINGS, describe: 'findings listed per code (all are counted)' })
-    .option('max-open-calls', { type: 'number', default: 1_000_000, describe: 'open calls per channel before the oldest is evicted as an orphan' })
-    .option('color', { type: 'boolean', default: true, describe: 'colour (also NO_COLOR / FORCE_COLOR); --no-color turns it off' });
-}
-
-export interface InputArgs {
-  inputs?: string[];
-  profile: string;
-  maxLineBytes: number;
-  validateAll: boolean;
-  maxFindings: number;
-  maxOpenCalls: number;
-  color: boolean;
-}
-
-export function analyzeOptionsFrom(a: InputArgs): AnalyzeOptions {
-  const inputs = a.inputs ?? [];
-  if (!Number.isFinite(a.maxLineBytes) || a.maxLineBytes < 1) throw new InputUsageError('--max-line-bytes must be a positive number');
-  if (!Number.isInteger(a.maxFindings) || a.maxFindings < 0) throw new InputUsageError('--max-findings must be a whole number');
-  if (!Number.isInteger(a.maxOpenCalls) || a.maxOpenCalls < 1) throw new InputUsageError('--max-open-calls must be a positive whole number');
-  return {
-    inputs,
-    profile: a.profile,
-    maxLineBytes: a.maxLineBytes,
-    validateAll: a.validateAll,
-    maxFindings: a.maxFindings,
-    maxOpenCalls: a.maxOpenCalls,
-  };
-}
-
-/** Runs a command body, turning usage and input errors into one line on stderr and exit 2. */
-export async function guarded(body: () => Promise<void>): Promise<void> {
-  try {
-    await body();
-  } catch (e) {
-    if (e instanceof InputUsageError || e instanceof UnknownProfileError) {
-      diag(e.message);
-      process.exitCode = EXIT_USAGE;
-      return;
-    }
-    const err = e as NodeJS.ErrnoException;
-    if (err && (err.code === 'ENOENT' || err.code === 'EACCES' || err.code === 'EISDIR')) {
-      diag(err.message);
-      process.exitCode = EXIT_USAGE;
-      return;
-    }
-    throw e;
-  }
-}
-
-interface AnalyzeArgs extends InputArgs {
-  format: string;
-  output?: string;
-}
 
 export function buildCli(argv: string[]) {
   return yargs(argv)
@@ -79,16 +12,8 @@ export function buildCli(argv: string[]) {
     .version(VERSION)
     .strict()
     .wrap(Math.min(110, process.stdout.columns || 100))
-    .command(
-      'analyze [inputs..]',
-      'audit: pairs, confidence, orphans, crossed, findings, gate',
-      (y) =>
-        inputOptions(y)
-          .option('format', { alias: 'f', type: 'string', default: 'table', choices: FORMAT_NAMES, describe: 'output format' })
-          .option('output', { alias: 'o', type: 'string', describe: 'write the main report to FILE instead of stdout' }),
-      (args) => guarded(() => runAnalyze(args as unknown as AnalyzeArgs)),
-    )
-    .demandCommand(1, 'name a command: analyze')
+    .command(analyzeCommand)
+    .demandCommand(1, 'name a command')
     .fail((msg, err) => {
       if (err) throw err;
       diag(`${msg}\nRun callpair --help for usage.`);
@@ -97,15 +22,3 @@ export function buildCli(argv: string[]) {
     .help();
 }
 
-async function runAnalyze(a: AnalyzeArgs): Promise<void> {
-  const opts = analyzeOptionsFrom(a);
-  if (opts.inputs.length === 0) throw new InputUsageError('no input given (a path, a directory, a glob, or - for stdin)');
-  if (!isFormatName(a.format)) throw new InputUsageError(`unknown format ${a.format}`);
-  const report = await analyze(opts);
-  const toTTY = !a.output && process.stdout.isTTY === true;
-  const chalk = makeChalk({ color: a.color, env: process.env, isTTY: toTTY });
-  const text = getFormatter(a.format as FormatName).render(report, { chalk, cwd: process.cwd() });
-  if (a.output) await writeFileText(a.output, text);
-  else await writeStdout(text);
-  if (!report.gate.passed && report.gate.enforced) process.exitCode = EXIT_GATE;
-}

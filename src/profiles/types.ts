@@ -32,6 +32,8 @@ export interface Profile {
   finish?(ctx: ProfileContext): void;
   /** Profile-specific counts for `report.records[name]`. */
   summary?(): unknown;
+  /** Things the report cannot tell from this input (stable, short sentences; capture-free). */
+  notes?(): string[];
   /** Channels this profile could evaluate (both sides present); others are left out of the report. */
   evaluatedChannels?(): readonly string[] | null;
 }

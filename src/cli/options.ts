@@ -1,0 +1,67 @@
+/**
+ * Options shared by every command that reads a capture, and the guard that turns usage and input
+ * errors into one line on stderr with exit 2.
+ */
+import type { Argv } from 'yargs';
+import { DEFAULT_MAX_FINDINGS, DEFAULT_MAX_LINE_BYTES, type AnalyzeOptions } from '../analyze.js';
+import { profileNames, UnknownProfileError } from '../profiles/index.js';
+import { InputUsageError } from '../input/sources.js';
+import { diag, EXIT_USAGE } from './io.js';
+
+/** Options every capture-reading command takes. */
+export function inputOptions<T>(y: Argv<T>) {
+  return y
+    .positional('inputs', { type: 'string', array: true, describe: 'files, directories, globs, or - for stdin' })
+    .option('profile', { type: 'string', default: 'auto', describe: `record family: ${profileNames().join(', ')}` })
+    .option('max-line-bytes', { type: 'number', default: DEFAULT_MAX_LINE_BYTES, describe: 'longer lines are oversized and skipped' })
+    .option('validate-all', { type: 'boolean', default: false, describe: 'parse every line, so malformed lines anywhere are found' })
+    .option('max-findings', { type: 'number', default: DEFAULT_MAX_FINDINGS, describe: 'findings listed per code (all are counted)' })
+    .option('max-open-calls', { type: 'number', default: 1_000_000, describe: 'open calls per channel before the oldest is evicted as an orphan' })
+    .option('color', { type: 'boolean', default: true, describe: 'colour (also NO_COLOR / FORCE_COLOR); --no-color turns it off' });
+}
+
+export interface InputArgs {
+  inputs?: string[];
+  profile: string;
+  maxLineBytes: number;
+  validateAll: boolean;
+  maxFindings: number;
+  maxOpenCalls: number;
+  color: boolean;
+}
+
+export function analyzeOptionsFrom(a: InputArgs): AnalyzeOptions {
+  const inputs = a.inputs ?? [];
+  if (!Number.isFinite(a.maxLineBytes) || a.maxLineBytes < 1) throw new InputUsageError('--max-line-bytes must be a positive number');
+  if (!Number.isInteger(a.maxFindings) || a.maxFindings < 0) throw new InputUsageError('--max-findings must be a whole number');
+  if (!Number.isInteger(a.maxOpenCalls) || a.maxOpenCalls < 1) throw new InputUsageError('--max-open-calls must be a positive whole number');
+  return {
+    inputs,
+    profile: a.profile,
+    maxLineBytes: a.maxLineBytes,
+    validateAll: a.validateAll,
+    maxFindings: a.maxFindings,
+    maxOpenCalls: a.maxOpenCalls,
+  };
+}
+
+/** Runs a command body, turning usage and input errors into one line on stderr and exit 2. */
+export async function guarded(body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (e) {
+    if (e instanceof InputUsageError || e instanceof UnknownProfileError) {
+      diag(e.message);
+      process.exitCode = EXIT_USAGE;
+      return;
+    }
+    const err = e as NodeJS.ErrnoException;
+    if (err && (err.code === 'ENOENT' || err.code === 'EACCES' || err.code === 'EISDIR')) {
+      diag(err.message);
+      process.exitCode = EXIT_USAGE;
+      return;
+    }
+    throw e;
+  }
+}
+

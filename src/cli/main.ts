@@ -5,7 +5,9 @@
  */
 import { hideBin } from 'yargs/helpers';
 import { buildCli } from './commands.js';
-import { installPipeGuards } from './io.js';
+import { installPipeGuards, STDIN_SENTINEL } from './io.js';
 
 installPipeGuards();
-await buildCli(hideBin(process.argv)).parseAsync();
+// yargs-parser drops a lone `-`; carry it through as a sentinel no path can hold (NUL).
+const argv = hideBin(process.argv).map((a) => (a === '-' ? STDIN_SENTINEL : a));
+await buildCli(argv).parseAsync();

@@ -6,7 +6,7 @@ import type { Argv } from 'yargs';
 import { DEFAULT_MAX_FINDINGS, DEFAULT_MAX_LINE_BYTES, type AnalyzeOptions } from '../analyze.js';
 import { profileNames, UnknownProfileError } from '../profiles/index.js';
 import { InputUsageError } from '../input/sources.js';
-import { diag, EXIT_USAGE } from './io.js';
+import { diag, EXIT_USAGE, STDIN_SENTINEL } from './io.js';
 
 /** Options every capture-reading command takes. */
 export function inputOptions<T>(y: Argv<T>) {
@@ -31,7 +31,7 @@ export interface InputArgs {
 }
 
 export function analyzeOptionsFrom(a: InputArgs): AnalyzeOptions {
-  const inputs = a.inputs ?? [];
+  const inputs = (a.inputs ?? []).map((i) => (i === STDIN_SENTINEL ? '-' : String(i)));
   if (!Number.isFinite(a.maxLineBytes) || a.maxLineBytes < 1) throw new InputUsageError('--max-line-bytes must be a positive number');
   if (!Number.isInteger(a.maxFindings) || a.maxFindings < 0) throw new InputUsageError('--max-findings must be a whole number');
   if (!Number.isInteger(a.maxOpenCalls) || a.maxOpenCalls < 1) throw new InputUsageError('--max-open-calls must be a positive whole number');

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { LineReader, type LineSink } from './lines.js';
+
+function read(chunks: Array<string | Buffer>, opts: { needles?: string[]; max?: number; all?: boolean } = {}) {
+  const records: Array<[number, unknown]> = [];
+  const malformed: Array<[number, string]> = [];
+  const oversized: number[] = [];
+  const sink: LineSink = {
+    record: (v, line) => records.push([line, v]),
+    malformed: (line, reason) => malformed.push([line, reason]),
+    oversized: (line) => oversized.push(line),
+  };
+  const r = new LineReader({
+    needles: (opts.needles ?? ['"llm:']).map((n) => Buffer.from(n)),
+    maxLineBytes: opts.max ?? 1024,
+    validateAll: opts.all ?? false,
+    sink,
+  });
+  for (const c of chunks) r.push(typeof c === 'string' ? Buffer.from(c) : c);
+  r.end();
+  const l = r.ledger;
+  expect(l.lines).toBe(l.parsed + l.unparsed + l.blank + l.malformed + l.oversized);
+  return { records, malformed, oversized, ledger: l };
+}
+
+describe('LineReader', () => {
+  it('keeps physical line numbers and parses only needle lines', () => {
+    const { records, ledger } = read(['{"event":"llm:request"}\n{"event":"tool:pre"}\n\n{"event":"llm:response"}\n']);
+    expect(records.map((r) => r[0])).toEqual([1, 4]);
+    expect(ledger).toMatchObject({ lines: 4, parsed: 2, unparsed: 1, blank: 1 });
+  });
+
+  it('joins lines split across chunks, at any byte', () => {
+    const text = '{"event":"llm:request","x":"héllo"}\n{"event":"llm:response"}\n';
+    const bytes = Buffer.from(text);
+    for (let cut = 1; cut < bytes.length; cut++) {
+      const { records } = read([bytes.subarray(0, cut), bytes.subarray(cut)]);
+      expect(records.map((r) => r[0])).toEqual([1, 2]);
+      expect((records[0]![1] as { x: string }).x).toBe('héllo');
+    }
+  });
+
+  it('strips a BOM on line 1 and accepts CRLF', () => {
+    const { records, ledger } = read(['\ufeff{"event":"llm:request"}\r\n\r\n{"event":"llm:response"}\r\n']);
+    expect(records.map((r) => r[0])).toEqual([1, 3]);
+    expect(ledger.blank).toBe(1);
+  });
+
+  it('counts malformed lines mid-file and a truncated last line', () => {
+    const { records, malformed } = read(['{"event":"llm:request"}\n{"event":"llm:oops\n{"event":"llm:response"}\n{"event":"llm:resp']);
+    expect(records.map((r) => r[0])).toEqual([1, 3]);
+    expect(malformed).toEqual([
+      [2, 'invalid-json'],
+      [4, 'truncated'],
+    ]);
+  });
+
+  it('a truncated last line without a needle is still malformed', () => {
+    const { malformed } = read(['{"event":"llm:request"}\n{"event":"tool:p']);
+    expect(malformed).toEqual([[2, 'truncated']]);
+  });
+
+  it('skips an oversized line without buffering it, in one chunk or many', () => {
+    const big = `{"event":"llm:request","pad":"${'x'.repeat(5000)}"}`;
+    const one = read([`{"event":"llm:request"}\n${big}\n{"event":"llm:response"}\n`]);
+    expect(one.oversized).toEqual([2]);
+    expect(one.records.map((r) => r[0])).toEqual([1, 3]);
+    const pieces = [`{"event":"llm:request"}\n`, ...big.match(/.{1,300}/gs)!, '\n{"event":"llm:response"}\n'];
+    const many = read(pieces);
+    expect(many.oversized).toEqual([2]);
+    expect(many.records.map((r) => r[0])).toEqual([1, 3]);
+    const tail = read([`{"event":"llm:request"}\n`, ...big.match(/.{1,300}/gs)!]);
+    expect(tail.oversized).toEqual([2]);
+  });
+
+  it('--validate-all parses every line', () => {
+    const { malformed, ledger } = read(['{"event":"tool:pre"}\nnot json\n'], { all: true });
+    expect(ledger.parsed).toBe(1);
+    expect(malformed).toEqual([[2, 'invalid-json']]);
+  });
+
+  it('a needle must lie inside the line', () => {
+    // The next occurrence lies in a later line: the lines before it are not matches.
+    const { records, ledger } = read(['{"a":1}\n{"b":2}\n{"event":"llm:x"}\n{"c":3}\n'], { needles: ['"llm:'] });
+    expect(records.map((r) => r[0])).toEqual([3]);
+    expect(ledger.unparsed).toBe(3);
+  });
+});

@@ -2,13 +2,16 @@ import type { Loc } from '../model.js';
 
 /**
  * A fixed-precision latency histogram (HDR-style, log-linear): values are kept in microseconds,
- * exact below 128 µs, above that in buckets 1/64 of their power of two wide, reported at the bucket
- * midpoint, so a percentile is off by at most 1/128 (< 1 %) of its value. Memory is bounded by the
- * number of distinct buckets (≤ ~3 000 for any double), never by the count; two histograms merge
- * exactly. min and max are exact, with the location that produced them.
+ * exact below 256 µs, above that in buckets 1/128 of their power of two wide. Each bucket also
+ * keeps the smallest value it saw, and a percentile is reported as that observed value: it lies in
+ * the same bucket as the true percentile, so it is off by less than 1/128 (< 1 %), and small
+ * samples report real values. Memory is bounded by the number of distinct buckets (a few thousand
+ * for any double), never by the count; two histograms merge exactly. min and max are exact, with
+ * the location that produced them.
  */
 export class LatencyHistogram {
   private readonly buckets = new Map<number, number>();
+  private readonly lows = new Map<number, number>();
   count = 0;
   min = Infinity;
   max = -Infinity;
@@ -20,6 +23,8 @@ export class LatencyHistogram {
     if (!Number.isFinite(ms) || ms < 0) return;
     const idx = bucketIndex(Math.round(ms * 1000));
     this.buckets.set(idx, (this.buckets.get(idx) ?? 0) + 1);
+    const lo = this.lows.get(idx);
+    if (lo === undefined || ms < lo) this.lows.set(idx, ms);
     this.count++;
     this.sum += ms;
     if (ms < this.min) {
@@ -34,6 +39,10 @@ export class LatencyHistogram {
 
   merge(other: LatencyHistogram): void {
     for (const [k, v] of other.buckets) this.buckets.set(k, (this.buckets.get(k) ?? 0) + v);
+    for (const [k, v] of other.lows) {
+      const lo = this.lows.get(k);
+      if (lo === undefined || v < lo) this.lows.set(k, v);
+    }
     this.count += other.count;
     this.sum += other.sum;
     if (other.min < this.min) {
@@ -54,7 +63,7 @@ export class LatencyHistogram {
     let seen = 0;
     for (const k of keys) {
       seen += this.buckets.get(k) ?? 0;
-      if (seen >= rank) return round3(Math.min(this.max, Math.max(this.min, bucketMid(k) / 1000)));
+      if (seen >= rank) return round3(this.lows.get(k) ?? bucketLow(k) / 1000);
     }
     return round3(this.max);
   }
@@ -94,27 +103,21 @@ export interface LatencyStats {
   maxAt: Loc | null;
 }
 
-const SUB_BITS = 6; // 64 sub-buckets per power of two above 128 µs
+const SUB = 128; // sub-buckets per power of two; exact below 2·SUB µs
 
 function bucketIndex(us: number): number {
-  if (us < 128) return us;
-  const e = Math.floor(Math.log2(us)) - SUB_BITS; // ≥ 1
-  const m = Math.floor(us / 2 ** e); // 64..127 (guard float edge below)
-  const mm = m >= 128 ? 127 : m < 64 ? 64 : m;
-  return 128 + (e - 1) * 64 + (mm - 64);
+  if (us < 2 * SUB) return us;
+  const e = Math.floor(Math.log2(us)) - 7; // ≥ 1: us / 2^e lies in [128, 256)
+  const m = Math.floor(us / 2 ** e);
+  const mm = m >= 2 * SUB ? 2 * SUB - 1 : m < SUB ? SUB : m; // guard float edges
+  return 2 * SUB + (e - 1) * SUB + (mm - SUB);
 }
 
 function bucketLow(idx: number): number {
-  if (idx < 128) return idx;
-  const e = Math.floor((idx - 128) / 64) + 1;
-  const m = ((idx - 128) % 64) + 64;
+  if (idx < 2 * SUB) return idx;
+  const e = Math.floor((idx - 2 * SUB) / SUB) + 1;
+  const m = ((idx - 2 * SUB) % SUB) + SUB;
   return m * 2 ** e;
-}
-
-function bucketMid(idx: number): number {
-  if (idx < 128) return idx;
-  const e = Math.floor((idx - 128) / 64) + 1;
-  return bucketLow(idx) + (2 ** e - 1) / 2;
 }
 
 export function round3(x: number): number {

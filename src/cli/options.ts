@@ -12,7 +12,7 @@ import { diag, EXIT_USAGE, STDIN_SENTINEL } from './io.js';
 export function inputOptions<T>(y: Argv<T>) {
   return y
     .positional('inputs', { type: 'string', array: true, describe: 'files, directories, globs, or - for stdin' })
-    .option('profile', { type: 'string', default: 'auto', describe: `record family: ${profileNames().join(', ')}` })
+    .option('profile', { type: 'string', default: 'auto', describe: `record family: ${profileNames().join(', ')}, or a custom profile file (*.json)` })
     .option('max-line-bytes', { type: 'number', default: DEFAULT_MAX_LINE_BYTES, describe: 'longer lines are oversized and skipped' })
     .option('validate-all', { type: 'boolean', default: false, describe: 'parse every line, so malformed lines anywhere are found' })
     .option('max-findings', { type: 'number', default: DEFAULT_MAX_FINDINGS, describe: 'findings listed per code (all are counted)' })

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../analyze.js';
+import { ledgerViolations } from '../report/report.js';
+import { fixture, runCli } from '../../test/helpers.js';
+import { at, parseCustomSpec, CustomProfileError } from './custom.js';
+
+describe('custom profiles', () => {
+  it('audits any JSONL request/response log from a profile file', async () => {
+    const r = await analyze({ inputs: [fixture('custom/http-log.jsonl')], profile: fixture('custom/http-profile.json') });
+    expect(r.channels.map((c) => c.channel)).toEqual(['http']);
+    const ch = r.channels[0]!;
+    expect(ch).toMatchObject({ requests: 4, terminals: 3, orphanRequests: 1, maxInFlight: 2 });
+    expect(ch.pairs.byMethod).toEqual({ id: 2, signature: 1, fifo: 0 });
+    expect(ch.crossed.fifo).toBe(2);
+    expect(ch.latencyByGroup.map((g) => g.group)).toEqual(['/a', '/b', '/c']);
+    expect(r.inputs[0]!.ignored).toBe(1);
+    expect(ledgerViolations(r)).toEqual([]);
+  });
+
+  it('reads only own properties along a path', () => {
+    expect(at({ a: { b: 1 } }, ['a', 'b'])).toBe(1);
+    expect(at({ a: {} }, ['a', 'constructor'])).toBeUndefined();
+    expect(at(JSON.parse('{"__proto__": {"x": 1}}'), ['__proto__', 'x'])).toBe(1);
+  });
+
+  it('rejects a profile without roles, and the CLI exits 2', async () => {
+    expect(() => parseCustomSpec({ needles: [] })).toThrow(CustomProfileError);
+    const r = await runCli(['analyze', '--profile', 'fixtures/custom/http-log.jsonl.json', 'fixtures/custom/http-log.jsonl']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('cannot read profile');
+  });
+});

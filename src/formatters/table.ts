@@ -10,6 +10,7 @@ import type { Finding } from '../report/findings.js';
 import { FINDING_CODES } from '../report/findings.js';
 import type { Formatter } from './types.js';
 import { loc, safeText } from './safe.js';
+import { assaySection } from './table-assay.js';
 
 const LIST_LIMIT = 10;
 
@@ -105,6 +106,8 @@ function render(report: Report, chalk: ChalkInstance): string {
   }
   if (report.channels.length === 0) out.push(chalk.yellow('No call events found.'));
   for (const ch of report.channels) out.push('', channelSection(ch, chalk));
+  const assay = assaySection(report, chalk);
+  if (assay) out.push('', assay);
 
   const by = (code: string) => report.findings.filter((f) => f.code === code);
   const count = (code: keyof typeof FINDING_CODES) => report.findingCounts[code] ?? 0;

@@ -29,6 +29,9 @@ import { checkCorrelationId, isSafeId } from './ids.js';
 import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from './types.js';
 import { asObject, asString } from './types.js';
 import { DECISION_SCHEMA_PREFIX, REASONS, validateDecisionRecord } from './assay-validate.js';
+import type { AssaySummary } from '../report/assay.js';
+
+export type { AssaySummary } from '../report/assay.js';
 
 // A true partner always has the same tool name (the record's is the caller's, sanitized; the
 // arrival is the caller's line verbatim): no FIFO pairing across different tool names.
@@ -59,33 +62,6 @@ export interface AssayOptions {
   correlationKey?: string;
   /** Size of the bounded windows (deny keys, seen correlation ids). */
   window?: number;
-}
-
-export interface AssaySummary {
-  /** `assay.enforcement_decision.*` records (any version). */
-  records: number;
-  valid: number;
-  malformed: number;
-  unsupportedSchema: number;
-  inconsistent: number;
-  /** Other `assay.*` records (sibling carriers: observations, establish, …): counted, not read. */
-  otherAssayRecords: number;
-  byDecision: { allow: number; deny: number; other: number };
-  byReason: Array<{ reason: string; count: number }>;
-  byTool: Array<{ tool: string; count: number }>;
-  toolsOmitted: number;
-  correlationIds: { present: number; absent: number; invalid: number; duplicated: number };
-  /** JSON-RPC `tools/call` messages read per log (null: that log was not given). */
-  calls: { caller: number | null; upstream: number | null; establishSkipped: number };
-  /** The delivery audit matrix (null: no upstream log, delivery not evaluated). */
-  delivery: {
-    allow: { records: number; arrived: number; notArrived: number };
-    /** `unchecked`: deny records with no id to recognise an arrival by (bypass undetectable). */
-    deny: { records: number; arrived: number; notArrived: number; unchecked: number };
-    /** Arrivals of denied calls (DENIED_BUT_DELIVERED) and arrivals no decision covers (UNRECORDED_DELIVERY). */
-    deniedArrivals: number;
-    unrecordedArrivals: number;
-  } | null;
 }
 
 interface DenyEntry {
@@ -239,7 +215,9 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
           role: 'terminal',
           channel: 'delivery',
           scope: RUN_SCOPE,
-          id: call.corrId ?? call.rpcKey,
+          // A JSON-RPC id can only meet an id chained through a decision pair: without the caller
+          // log it is no key at all.
+          id: call.corrId ?? (decisionEval ? call.rpcKey : null),
           sig: [call.tool],
           time: null,
           caller: UPSTREAM_LOG,
@@ -430,7 +408,13 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
         delivery: deliveryEval
           ? {
               allow: { records: allowRecords, arrived: allowArrived, notArrived: allowRecords - allowArrived },
-              deny: { records: denyRecords, arrived: denyArrived, notArrived: denyChecked - denyArrived, unchecked: denyUnchecked },
+              // Unknown (null) when no deny record carries an id an arrival could be recognised by.
+              deny: {
+                records: denyRecords,
+                arrived: denyRecords > 0 && denyChecked === 0 ? null : denyArrived,
+                notArrived: denyRecords > 0 && denyChecked === 0 ? null : denyChecked - denyArrived,
+                unchecked: denyUnchecked,
+              },
               deniedArrivals,
               unrecordedArrivals,
             }

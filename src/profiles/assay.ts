@@ -266,6 +266,8 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
         }
 
         const tool = asString(asObject(top.tool)?.name);
+        // The producer already sanitized it; a hand-made record may not have been.
+        const sigTool = tool === null ? null : producerToolName(tool);
         const decision = asString(top.decision);
         const reason = asString(top.reason);
         if (decision === 'allow') byDecision.allow++;
@@ -294,7 +296,7 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
         let chained: string | null = null;
         let inherited: Confidence | undefined;
         if (decisionEval) {
-          const pair = ctx.emit({ role: 'terminal', channel: 'decision', scope: RUN_SCOPE, id: corrId, sig: [tool], time: null, caller: callerId, attrs, loc });
+          const pair = ctx.emit({ role: 'terminal', channel: 'decision', scope: RUN_SCOPE, id: corrId, sig: [sigTool], time: null, caller: callerId, attrs, loc });
           if (pair) {
             chained = chain.get(pair.request.loc) ?? null;
             chain.delete(pair.request.loc);
@@ -310,7 +312,7 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
               channel: 'delivery',
               scope: RUN_SCOPE,
               id: corrId ?? chained,
-              sig: [tool],
+              sig: [sigTool],
               time: null,
               caller: callerId,
               attrs,

@@ -42,10 +42,17 @@ export function assaySection(report: Report, chalk: ChalkInstance): string {
     `${c.present} present · ${c.absent} absent · ${c.invalid} invalid · ${c.duplicated} duplicated`,
   ]);
   out.push(v.toString());
-  if (a.byTool.length > 0) {
-    const t = small(['tool', 'records'], chalk);
-    for (const r of a.byTool.slice(0, TOOL_LIMIT)) t.push([safeText(r.tool, 60), String(r.count)]);
-    const more = a.byTool.length - TOOL_LIMIT + a.toolsOmitted;
+  if (a.byTool.length > 0 || a.byReason.length > 0) {
+    // Tools and reasons side by side (reasons are a closed vocabulary plus `other`).
+    const t = small(['tool', 'records', 'reason', 'records'], chalk);
+    const tools = a.byTool.slice(0, TOOL_LIMIT);
+    const rows = Math.max(tools.length, a.byReason.length);
+    for (let i = 0; i < rows; i++) {
+      const tr = tools[i];
+      const rr = a.byReason[i];
+      t.push([tr ? safeText(tr.tool, 60) : '', tr ? String(tr.count) : '', rr ? safeText(rr.reason, 60) : '', rr ? String(rr.count) : '']);
+    }
+    const more = Math.max(0, a.byTool.length - TOOL_LIMIT) + a.toolsOmitted;
     out.push(t.toString() + (more > 0 ? chalk.dim(`\n…and ${more} more tool(s) (see --format json)`) : ''));
   }
   const d = a.delivery;

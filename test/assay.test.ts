@@ -56,6 +56,15 @@ describe('callpair analyze: the three-file assay audit', () => {
     expect(bad.code).toBe(2);
   });
 
+  it('takes --caller/--upstream before or after the inputs, each once per file (repeatable)', async () => {
+    const res = await runCli(['analyze', '-f', 'json', '--caller', `${A}/run-ids.caller.jsonl`, `${A}/run-ids.decisions.ndjson`, '--upstream', `${A}/run-ids.upstream.jsonl`]);
+    const r = JSON.parse(res.stdout);
+    expect(r.inputs.map((i: { path: string }) => i.path)).toEqual([`${A}/run-ids.caller.jsonl`, `${A}/run-ids.decisions.ndjson`, `${A}/run-ids.upstream.jsonl`]);
+    expect(r.records.assay.calls).toEqual({ caller: 6, upstream: 4, establishSkipped: 0 });
+    const two = await runCli(['analyze', '-f', 'json', `${A}/contract.v0.ndjson`, '--caller', `${A}/run-ids.caller.jsonl`, '--caller', `${A}/run-noids.caller.jsonl`]);
+    expect(JSON.parse(two.stdout).records.assay.calls.caller).toBe(12);
+  });
+
   it('exits 2 for a missing --caller file', async () => {
     const res = await runCli(['analyze', `${A}/contract.v0.ndjson`, '--caller', 'no-such-caller.jsonl']);
     expect(res.code).toBe(2);

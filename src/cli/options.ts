@@ -18,8 +18,8 @@ export function inputOptions<T>(y: Argv<T>) {
     .option('max-findings', { type: 'number', default: DEFAULT_MAX_FINDINGS, describe: 'findings listed per code (all are counted)' })
     .option('max-open-calls', { type: 'number', default: 1_000_000, describe: 'open calls per channel before the oldest is evicted as an orphan' })
     .option('color', { type: 'boolean', default: true, describe: 'colour (also NO_COLOR / FORCE_COLOR); --no-color turns it off' })
-    .option('caller', { type: 'string', array: true, describe: 'assay: the caller\'s sent JSON-RPC log (repeatable)' })
-    .option('upstream', { type: 'string', array: true, describe: 'assay: the upstream\'s received JSON-RPC log (repeatable)' })
+    .option('caller', { type: 'string', array: true, nargs: 1, describe: 'assay: the caller\'s sent JSON-RPC log (repeatable)' })
+    .option('upstream', { type: 'string', array: true, nargs: 1, describe: 'assay: the upstream\'s received JSON-RPC log (repeatable)' })
     .option('correlation-key', { type: 'string', describe: 'assay: the params._meta key of the correlation id (default assay.correlation_id)' });
 }
 

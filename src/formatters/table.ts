@@ -58,7 +58,12 @@ function channelSection(ch: ChannelReport, chalk: ChalkInstance): string {
       warn(ch.crossed.fifo, String(ch.crossed.fifo)),
       `of ${ch.crossed.comparable} id pairs (${pct(ch.crossed.fifoRate)}); signature-FIFO ${ch.crossed.signature} (${pct(ch.crossed.signatureRate)})`,
     ],
-    ['max in flight', String(ch.maxInFlight), ch.maxInFlight > 1 ? 'FIFO is unsafe here' : 'FIFO is safe here'],
+    [
+      'max in flight',
+      String(ch.maxInFlight),
+      // Without times an ordered channel's sides are read one file after the other: not concurrency.
+      ch.ordered && ch.latencyMs === null ? 'ordered: sides read file after file' : ch.maxInFlight > 1 ? 'FIFO is unsafe here' : 'FIFO is safe here',
+    ],
   );
   out.push(t.toString());
   if (ch.latencyByGroup.length > 0) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fixture, runCli, tmpDir, writeCapture } from './helpers.js';
+import { fixture, ROOT, runCli, tmpDir, writeCapture } from './helpers.js';
+import path from 'node:path';
 
 const A = 'fixtures/assay';
 const threeFiles = (v: 'ids' | 'noids') => [`${A}/run-${v}.decisions.ndjson`, '--caller', `${A}/run-${v}.caller.jsonl`, '--upstream', `${A}/run-${v}.upstream.jsonl`];
@@ -18,6 +19,18 @@ describe('callpair analyze: the three-file assay audit', () => {
     expect(res.stdout).toMatch(/│ no decision +│ 1 UNRECORDED_DELIVERY +│ — +│/);
     expect(res.stdout).toContain('allowed, not observed upstream');
     expect(res.stdout).toContain('gate failed: error-findings 2 > 0');
+  });
+
+  it('the README worked example shows the real assay section of that run', async () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const sec = readme.slice(readme.indexOf('## Auditing Assay policy decisions'));
+    const block = sec.slice(sec.indexOf('```text\n') + 8, sec.indexOf('\n```', sec.indexOf('```text\n') + 8));
+    const from = block.indexOf('Assay decision records');
+    const to = block.indexOf('\n', block.indexOf('└', block.indexOf('│ no decision')));
+    expect(from).toBeGreaterThan(0);
+    const res = await runCli(['analyze', ...threeFiles('ids')]);
+    expect(res.stdout).toContain(block.slice(from, to));
+    expect(block).toContain(`exit ${res.code}`);
   });
 
   it('carries the same in the JSON report, byte-identical on two runs', async () => {

@@ -49,13 +49,19 @@ export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_MAX_FINDINGS = 1000;
 
 export async function analyze(opts: AnalyzeOptions): Promise<Report> {
-  const profiles = resolveProfiles(opts.profile ?? 'auto', opts.profileOptions);
+  // Which input roles exist is known before reading (profiles evaluate a channel only when both sides exist).
+  const roles = { capture: opts.inputs.length > 0, caller: (opts.caller?.length ?? 0) > 0, upstream: (opts.upstream?.length ?? 0) > 0 };
+  const profiles = resolveProfiles(opts.profile ?? 'auto', { roles, ...opts.profileOptions });
   const collector = new FindingCollector(opts.maxFindings ?? DEFAULT_MAX_FINDINGS);
+  const channelOwner = new Map(profiles.flatMap((p) => p.channels.map((c) => [c.name, p] as const)));
   const sink: EngineSink = {
     finding: (f) => collector.add(f),
     pair: opts.onPair,
     orphanRequest: opts.onOrphanRequest,
-    orphanResponse: opts.onOrphanResponse,
+    orphanResponse: (o) => {
+      opts.onOrphanResponse?.(o);
+      channelOwner.get(o.channel)?.orphanResponse?.(o, ctx);
+    },
   };
   const engine = new PairingEngine({
     channels: profiles.flatMap((p) => p.channels),

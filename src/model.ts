@@ -62,6 +62,8 @@ export interface CallEvent {
   maxConfidence?: Confidence;
   /** The displayable form of the id (for protocol ids that are not correlation ids). */
   idLabel?: string;
+  /** A fixed, capture-free note the ORPHAN_REQUEST finding carries if this request is never closed. */
+  orphanNote?: string;
 }
 
 /** How a channel pairs. */
@@ -71,6 +73,11 @@ export interface ChannelSpec {
   ordered: boolean;
   /** Names of the signature fields, aligned with `CallEvent.sig`. */
   signatureFields: readonly string[];
+  /**
+   * Fallback pairs only by signature: a terminal that shares its signature with no candidate is
+   * an orphan response instead of taking the oldest request by FIFO (content that must match).
+   */
+  signatureRequired?: boolean;
 }
 
 /** The public view of one side of a call. */

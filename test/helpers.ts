@@ -34,7 +34,7 @@ export interface CliResult {
 /** Spawns the built binary with NO_COLOR=1. */
 export function runCli(args: string[], opts: { stdin?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, NO_COLOR: '1', ...opts.env };
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...opts.env };
     delete env.FORCE_COLOR;
     delete env.GITHUB_STEP_SUMMARY;
     const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });

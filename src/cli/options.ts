@@ -17,7 +17,10 @@ export function inputOptions<T>(y: Argv<T>) {
     .option('validate-all', { type: 'boolean', default: false, describe: 'parse every line, so malformed lines anywhere are found' })
     .option('max-findings', { type: 'number', default: DEFAULT_MAX_FINDINGS, describe: 'findings listed per code (all are counted)' })
     .option('max-open-calls', { type: 'number', default: 1_000_000, describe: 'open calls per channel before the oldest is evicted as an orphan' })
-    .option('color', { type: 'boolean', default: true, describe: 'colour (also NO_COLOR / FORCE_COLOR); --no-color turns it off' });
+    .option('color', { type: 'boolean', default: true, describe: 'colour (also NO_COLOR / FORCE_COLOR); --no-color turns it off' })
+    .option('caller', { type: 'string', array: true, nargs: 1, describe: 'assay: the caller\'s sent JSON-RPC log (repeatable)' })
+    .option('upstream', { type: 'string', array: true, nargs: 1, describe: 'assay: the upstream\'s received JSON-RPC log (repeatable)' })
+    .option('correlation-key', { type: 'string', describe: 'assay: the params._meta key of the correlation id (default assay.correlation_id)' });
 }
 
 export interface InputArgs {
@@ -28,6 +31,9 @@ export interface InputArgs {
   maxFindings: number;
   maxOpenCalls: number;
   color: boolean;
+  caller?: string[];
+  upstream?: string[];
+  correlationKey?: string;
 }
 
 export function analyzeOptionsFrom(a: InputArgs): AnalyzeOptions {
@@ -42,6 +48,7 @@ export function analyzeOptionsFrom(a: InputArgs): AnalyzeOptions {
     validateAll: a.validateAll,
     maxFindings: a.maxFindings,
     maxOpenCalls: a.maxOpenCalls,
+    ...assayOptionsFrom(a),
   };
 }
 
@@ -65,3 +72,15 @@ export async function guarded(body: () => Promise<void>): Promise<void> {
   }
 }
 
+/** Assay's inputs and options (`--caller`, `--upstream`, `--correlation-key`). */
+function assayOptionsFrom(a: InputArgs): Pick<AnalyzeOptions, 'caller' | 'upstream' | 'profileOptions'> {
+  const out: Pick<AnalyzeOptions, 'caller' | 'upstream' | 'profileOptions'> = {};
+  if (a.caller && a.caller.length > 0) out.caller = a.caller.map(String);
+  if (a.upstream && a.upstream.length > 0) out.upstream = a.upstream.map(String);
+  if (a.correlationKey !== undefined) {
+    const k = String(a.correlationKey);
+    if (k === '') throw new InputUsageError('--correlation-key must not be empty');
+    out.profileOptions = { correlationKey: k };
+  }
+  return out;
+}

@@ -304,14 +304,16 @@ export class PairingEngine {
           method = 'signature';
           taken = firstMatch;
           candidates = matches;
-        } else {
+        } else if (!ch.spec.signatureRequired) {
           method = 'fifo';
           taken = pool.values().next().value!;
           candidates = pool.size;
         }
-        const oldest = open.all.values().next().value!;
-        const orderedOk = ch.spec.ordered && taken === oldest && sigMatch(ev.sig, taken.ev.sig);
-        confidence = candidates === 1 || orderedOk ? 'unambiguous' : 'ambiguous';
+        if (taken) {
+          const oldest = open.all.values().next().value!;
+          const orderedOk = ch.spec.ordered && taken === oldest && sigMatch(ev.sig, taken.ev.sig);
+          confidence = candidates === 1 || orderedOk ? 'unambiguous' : 'ambiguous';
+        }
       }
     }
 
@@ -443,7 +445,9 @@ export class PairingEngine {
       finding(
         'ORPHAN_REQUEST',
         { channel: ch.spec.name, scope: sc.scope, locations: [ev.loc] },
-        { caller: ev.caller, reason, ageMs, id: ev.id, tool: ev.attrs.tool ?? null },
+        ev.orphanNote !== undefined
+          ? { caller: ev.caller, reason, ageMs, id: ev.id, note: ev.orphanNote, tool: ev.attrs.tool ?? null }
+          : { caller: ev.caller, reason, ageMs, id: ev.id, tool: ev.attrs.tool ?? null },
       ),
     );
   }

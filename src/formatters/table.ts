@@ -10,6 +10,7 @@ import type { Finding } from '../report/findings.js';
 import { FINDING_CODES } from '../report/findings.js';
 import type { Formatter } from './types.js';
 import { loc, safeText } from './safe.js';
+import { assaySection } from './table-assay.js';
 
 const LIST_LIMIT = 10;
 
@@ -57,7 +58,12 @@ function channelSection(ch: ChannelReport, chalk: ChalkInstance): string {
       warn(ch.crossed.fifo, String(ch.crossed.fifo)),
       `of ${ch.crossed.comparable} id pairs (${pct(ch.crossed.fifoRate)}); signature-FIFO ${ch.crossed.signature} (${pct(ch.crossed.signatureRate)})`,
     ],
-    ['max in flight', String(ch.maxInFlight), ch.maxInFlight > 1 ? 'FIFO is unsafe here' : 'FIFO is safe here'],
+    [
+      'max in flight',
+      String(ch.maxInFlight),
+      // Without times an ordered channel's sides are read one file after the other: not concurrency.
+      ch.ordered && ch.latencyMs === null ? 'ordered: sides read file after file' : ch.maxInFlight > 1 ? 'FIFO is unsafe here' : 'FIFO is safe here',
+    ],
   );
   out.push(t.toString());
   if (ch.latencyByGroup.length > 0) {
@@ -105,6 +111,8 @@ function render(report: Report, chalk: ChalkInstance): string {
   }
   if (report.channels.length === 0) out.push(chalk.yellow('No call events found.'));
   for (const ch of report.channels) out.push('', channelSection(ch, chalk));
+  const assay = assaySection(report, chalk);
+  if (assay) out.push('', assay);
 
   const by = (code: string) => report.findings.filter((f) => f.code === code);
   const count = (code: keyof typeof FINDING_CODES) => report.findingCounts[code] ?? 0;

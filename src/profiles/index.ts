@@ -2,12 +2,16 @@
  * The profile registry: `--profile auto` (every profile, chosen per record) or one by name.
  */
 import { amplifierProfile } from './amplifier.js';
+import { assayProfile } from './assay.js';
 import { CustomProfileError, customProfile, loadCustomSpec } from './custom.js';
 import type { Profile } from './types.js';
 
 export type ProfileFactory = (options: Record<string, unknown>) => Profile;
 
-export const PROFILES: ReadonlyMap<string, ProfileFactory> = new Map<string, ProfileFactory>([['amplifier', amplifierProfile]]);
+export const PROFILES: ReadonlyMap<string, ProfileFactory> = new Map<string, ProfileFactory>([
+  ['amplifier', amplifierProfile],
+  ['assay', assayProfile],
+]);
 
 export function profileNames(): string[] {
   return ['auto', ...PROFILES.keys()];

@@ -1,7 +1,7 @@
 /**
  * A profile knows one family of records and maps each record to events, or ignores it.
  */
-import type { CallEvent, ChannelSpec, Loc, PairRecord } from '../model.js';
+import type { CallEvent, ChannelSpec, Loc, OrphanResponseRecord, PairRecord } from '../model.js';
 import type { Finding } from '../report/findings.js';
 import type { Source } from '../input/sources.js';
 
@@ -36,6 +36,11 @@ export interface Profile {
   notes?(): string[];
   /** Channels this profile could evaluate (both sides present); others are left out of the report. */
   evaluatedChannels?(): readonly string[] | null;
+  /**
+   * Called (synchronously, inside `ctx.emit`) when the engine reports an orphan response on one of
+   * this profile's channels, so the profile can classify it with findings of its own.
+   */
+  orphanResponse?(o: OrphanResponseRecord, ctx: ProfileContext): void;
 }
 
 /** Reads a field top-level first, then under `data` (DESIGN §3.1). */

@@ -61,8 +61,10 @@ export interface FindingDataMap {
   OVERSIZED_LINE: { bytes: number; limit: number };
   INPUT_ERROR: { error: string; byteOffset: number | null };
   UNSUPPORTED_SCHEMA: { schema: string };
-  INCONSISTENT_RECORD: { problems: string[] };
-  DENIED_BUT_DELIVERED: { tool: string | null; id: string | null };
+  /** `kind: 'malformed'`: a field has the wrong JSON type; otherwise the record contradicts itself or its vocabulary. */
+  INCONSISTENT_RECORD: { problems: string[]; kind?: 'inconsistent' | 'malformed' };
+  /** `id`: the engine key the arrival and the deny record share (a correlation id, or `jsonrpc:…`); `deny`: where the deny record is. */
+  DENIED_BUT_DELIVERED: { tool: string | null; id: string | null; reason?: string | null; deny?: { path: string; line: number } | null };
   UNRECORDED_DELIVERY: { tool: string | null; id: string | null };
 }
 

@@ -12,7 +12,7 @@ function ms(v: number | null): string {
 export function findingMessage(f: Finding): string {
   switch (f.code) {
     case 'ORPHAN_REQUEST':
-      if (f.data.note) return `${f.data.note} (caller ${f.data.caller})`;
+      if (f.data.note) return `${f.data.note} (${f.data.tool ? `tool ${f.data.tool}, ` : ''}caller ${f.data.caller})`;
       return f.data.reason === 'evicted'
         ? `request from ${f.data.caller} evicted while open (--max-open-calls reached)`
         : `request from ${f.data.caller} never closed (${ms(f.data.ageMs)} before the end of its scope)`;
@@ -41,9 +41,11 @@ export function findingMessage(f: Finding): string {
     case 'UNSUPPORTED_SCHEMA':
       return `unsupported schema ${f.data.schema}`;
     case 'INCONSISTENT_RECORD':
-      return `decision record contradicts itself: ${f.data.problems.join('; ')}`;
+      return f.data.kind === 'malformed'
+        ? `malformed decision record: ${f.data.problems.join('; ')}`
+        : `decision record contradicts itself: ${f.data.problems.join('; ')}`;
     case 'DENIED_BUT_DELIVERED':
-      return `denied call${f.data.tool ? ` to ${f.data.tool}` : ''} reached the upstream`;
+      return `denied call${f.data.tool ? ` to ${f.data.tool}` : ''} reached the upstream${f.data.reason ? ` (denied: ${f.data.reason})` : ''}`;
     case 'UNRECORDED_DELIVERY':
       return `upstream arrival${f.data.tool ? ` of ${f.data.tool}` : ''} that no allow decision covers`;
   }

@@ -1,0 +1,38 @@
+/**
+ * The shape of `report.records.assay` (DESIGN §3.2): written by the assay profile's summary(),
+ * read by formatters. Types and a guard only.
+ */
+
+export interface AssaySummary {
+  /** `assay.enforcement_decision.*` records (any version). */
+  records: number;
+  valid: number;
+  malformed: number;
+  unsupportedSchema: number;
+  inconsistent: number;
+  /** Other `assay.*` records (sibling carriers: observations, establish, …): counted, not read. */
+  otherAssayRecords: number;
+  byDecision: { allow: number; deny: number; other: number };
+  byReason: Array<{ reason: string; count: number }>;
+  byTool: Array<{ tool: string; count: number }>;
+  toolsOmitted: number;
+  correlationIds: { present: number; absent: number; invalid: number; duplicated: number };
+  /** JSON-RPC `tools/call` messages read per log (null: that log was not given). */
+  calls: { caller: number | null; upstream: number | null; establishSkipped: number };
+  /** The delivery audit matrix (null: no upstream log, delivery not evaluated). */
+  delivery: {
+    allow: { records: number; arrived: number; notArrived: number };
+    /** `unchecked`: deny records with no id to recognise an arrival by (bypass undetectable). */
+    deny: { records: number; arrived: number | null; notArrived: number | null; unchecked: number };
+    /** Arrivals of denied calls (DENIED_BUT_DELIVERED) and arrivals no decision covers (UNRECORDED_DELIVERY). */
+    deniedArrivals: number;
+    unrecordedArrivals: number;
+  } | null;
+}
+
+/** Is this `report.records.assay` value an assay summary? (Formatters read the report as data.) */
+export function isAssaySummary(v: unknown): v is AssaySummary {
+  if (v === null || typeof v !== 'object') return false;
+  const o = v as Record<string, unknown>;
+  return typeof o.records === 'number' && typeof o.valid === 'number' && Array.isArray(o.byTool) && typeof o.correlationIds === 'object';
+}

@@ -13,3 +13,4 @@ export { FORMATTERS, FORMAT_NAMES, getFormatter } from './formatters/index.js';
 export type { FormatName, Formatter, FormatContext } from './formatters/index.js';
 export { findingMessage } from './report/messages.js';
 export { VERSION } from './version.js';
+export * from './compare/index.js';

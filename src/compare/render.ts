@@ -140,10 +140,9 @@ function channelBlocks(ch: CompareChannel): Block[] {
     out.push({ kind: 'text', text: `Crossed by FIFO (first ${fifoCrossed.length} of ${ch.strategies.fifo.crossed}):` });
     out.push({
       kind: 'table',
-      head: ['terminal', 'caller', 'true request', 'FIFO gives it'],
+      head: ['terminal', 'true request', 'FIFO gives it'],
       rows: fifoCrossed.map((x) => [
         loc(x.terminal),
-        safeText(x.terminalCaller, 30),
         `${loc(x.trueRequest)} ${safeText(x.trueCaller, 30)}`,
         x.shadowRequest ? `${loc(x.shadowRequest)} ${safeText(x.shadowCaller ?? '', 30)}` : '(nothing open)',
       ]),

@@ -44,10 +44,20 @@ async function runPairs(a: PairsArgs): Promise<void> {
     size = 0;
     if (!out.write(text)) blocked = true;
   };
-  const waitDrain = async () => {
-    if (!blocked || closed) return;
+  const waitDrain = (): Promise<void> | undefined => {
+    if (!blocked || closed) return undefined;
     blocked = false;
-    await Promise.race([once(out, 'drain'), once(out, 'close'), once(out, 'error')]).catch(() => undefined);
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        out.removeListener('drain', done);
+        out.removeListener('close', done);
+        out.removeListener('error', done);
+        resolve();
+      };
+      out.on('drain', done);
+      out.on('close', done);
+      out.on('error', done);
+    });
   };
 
   await pairs({
@@ -58,7 +68,7 @@ async function runPairs(a: PairsArgs): Promise<void> {
       size += t.length;
       if (size >= BATCH) flush();
     },
-    drain: () => (blocked && !closed ? waitDrain() : undefined),
+    drain: waitDrain,
   });
   flush();
   await waitDrain();

@@ -1,5 +1,6 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { analyze } from '../src/analyze.js';
 import { compare, type AttributionRow, type CompareReport } from '../src/compare/compare.js';
 import type { CallLine, PairsLine } from '../src/compare/pairs.js';
@@ -220,5 +221,42 @@ describe('attribution keeps unknown apart from 0', () => {
       ['c1', 1],
     ]);
     expect(c.channels[0]!.callsFolded).toBe(9);
+  });
+});
+
+describe('compare CLI edges', () => {
+  it('strips hostile caller strings in table and Markdown, escapes them in JSON', async () => {
+    resetClock();
+    const evil = 'x\u001b[2J\u202ey|z`<b>\u2028';
+    const file = writeCapture([
+      amp({ event: 'llm:request', id: 'a1', provider: 'p', caller: evil }),
+      amp({ event: 'llm:request', id: 'a2', provider: 'p', caller: 'b' }),
+      amp({ event: 'llm:response', id: 'a2', provider: 'p', usage: { input_tokens: 1 } }),
+      amp({ event: 'llm:response', id: 'a1', provider: 'p', usage: { input_tokens: 2 } }),
+    ]);
+    const [t, m, j] = await Promise.all([runCli(['compare', file]), runCli(['compare', '-f', 'markdown', file]), runCli(['compare', '-f', 'json', file])]);
+    for (const r of [t, m, j]) {
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toMatch(/[\u001b\u202e\u2028]/);
+    }
+    expect(t.stdout).toContain('xy|z`<b> ');
+    expect(m.stdout).toContain('xy\\|z\\`\\<b\\>');
+    expect((JSON.parse(j.stdout) as CompareReport).channels[0]!.attribution.some((r) => r.caller === evil)).toBe(true);
+  });
+
+  it('writes --output FILE, and exits 2 without inputs or with a bad --max-callers', async () => {
+    const out = path.join(tmpDir(), 'c.json');
+    const r = await runCli(['compare', '-f', 'json', '-o', out, 'fixtures/seed-trace.jsonl']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(readFileSync(out, 'utf8')).schema).toBe('callpair.compare.v1');
+    const p = path.join(tmpDir(), 'p.ndjson');
+    expect((await runCli(['pairs', '-o', p, 'fixtures/seed-trace.jsonl'])).code).toBe(0);
+    expect(readFileSync(p, 'utf8').trimEnd().split('\n')).toHaveLength(3);
+    for (const args of [['compare'], ['pairs'], ['compare', '--max-callers', '0', 'fixtures/seed-trace.jsonl']]) {
+      const e = await runCli(args);
+      expect(e.code).toBe(2);
+      expect(e.stderr.trim().split('\n')).toHaveLength(1);
+    }
   });
 });

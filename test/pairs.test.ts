@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { analyze } from '../src/analyze.js';
 import { pairs, type PairsLine } from '../src/compare/pairs.js';
@@ -112,5 +113,18 @@ describe('callpair pairs', () => {
     expect(res.out.trimEnd().split('\n')).toHaveLength(1);
     JSON.parse(res.out);
     expect(res.err.trim()).toBe('rc=0');
+  });
+});
+
+describe('the README jq example', () => {
+  const hasJq = spawnSync('jq', ['--version']).status === 0;
+  it.skipIf(!hasJq)('turns `pairs` into the per-caller table of compare’s id rows', async () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const start = readme.indexOf("jq -nr '") + "jq -nr '".length;
+    const program = readme.slice(start, readme.indexOf("@tsv'", start) + 4);
+    const res = await runCli(['pairs', 'fixtures/seed-trace.jsonl']);
+    const jq = spawnSync('jq', ['-nr', program], { input: res.stdout, encoding: 'utf8' });
+    expect(jq.status).toBe(0);
+    expect(jq.stdout).toBe('caller\tcalls\terrors\tinput\toutput\tmean_ms\nsummarizer\t1\t0\t5200\t310\t10\nnaming\t1\t1\t\t\t20\nagent\t1\t0\t48000\t1900\t30\n');
   });
 });

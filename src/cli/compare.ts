@@ -12,6 +12,7 @@ import { writeFileText, writeStdout } from './io.js';
 
 interface CompareArgs extends InputArgs {
   format: string;
+  maxCallers: number;
   output?: string;
 }
 
@@ -21,7 +22,8 @@ export const compareCommand: CommandModule = {
   builder: (y) =>
     inputOptions(y)
       .option('format', { alias: 'f', type: 'string', default: 'table', choices: COMPARE_FORMAT_NAMES, describe: 'output format' })
-      .option('output', { alias: 'o', type: 'string', describe: 'write to FILE instead of stdout' }),
+      .option('output', { alias: 'o', type: 'string', describe: 'write to FILE instead of stdout' })
+      .option('max-callers', { type: 'number', default: 10_000, describe: 'distinct callers kept per channel; the rest are folded into (other)' }),
   handler: (args) => guarded(() => runCompare(args as unknown as CompareArgs)),
 };
 
@@ -29,7 +31,8 @@ async function runCompare(a: CompareArgs): Promise<void> {
   const opts = analyzeOptionsFrom(a);
   if (opts.inputs.length === 0) throw new InputUsageError('no input given (a path, a directory, a glob, or - for stdin)');
   if (!(COMPARE_FORMAT_NAMES as string[]).includes(a.format)) throw new InputUsageError(`unknown format ${a.format}`);
-  const result = await compare(opts);
+  if (!Number.isInteger(a.maxCallers) || a.maxCallers < 1) throw new InputUsageError('--max-callers must be a positive whole number');
+  const result = await compare({ ...opts, maxCallers: a.maxCallers });
   const toTTY = !a.output && process.stdout.isTTY === true;
   const chalk = makeChalk({ color: a.color, env: process.env, isTTY: toTTY });
   const text = renderCompare(result, a.format as CompareFormatName, { chalk });

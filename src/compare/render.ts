@@ -179,9 +179,18 @@ function blocks(c: CompareReport): Block[] {
   return out;
 }
 
+/** Line/paragraph separators break a table row or a Markdown line; safeText keeps them, so they go here. */
+function oneLine(s: string): string {
+  return s.replace(/[\u2028\u2029]/g, ' ');
+}
+
+function cleanBlocks(c: CompareReport): Block[] {
+  return blocks(c).map((b) => (b.kind === 'table' ? { ...b, rows: b.rows.map((r) => r.map(oneLine)) } : { ...b, text: oneLine(b.text) }));
+}
+
 function renderTable(c: CompareReport, chalk: ChalkInstance): string {
   const out: string[] = [];
-  for (const b of blocks(c)) {
+  for (const b of cleanBlocks(c)) {
     if (b.kind === 'heading') out.push('', chalk.bold.underline(b.text));
     else if (b.kind === 'text') out.push(b.tone === 'warn' ? chalk.yellow(b.text) : b.tone === 'dim' ? chalk.dim(b.text) : b.text);
     else {
@@ -204,7 +213,7 @@ function md(s: string): string {
 
 function renderMarkdown(c: CompareReport): string {
   const out: string[] = ['## callpair compare', ''];
-  for (const b of blocks(c)) {
+  for (const b of cleanBlocks(c)) {
     if (b.kind === 'heading') out.push(`### ${md(b.text)}`, '');
     else if (b.kind === 'text') out.push(b.tone === 'warn' ? `> **${md(b.text)}**` : md(b.text), '');
     else {

@@ -2,7 +2,7 @@
  * One streaming pass: sources → reader → profiles → engine → report. `analyze`, `compare` and
  * `pairs` all run this same pass; they differ only in what they listen to.
  */
-import type { Loc, OrphanRequestRecord, OrphanResponseRecord, PairRecord } from './model.js';
+import type { Loc, OrphanRequestRecord, OrphanResponseRecord, PairRecord, ShadowPairRecord } from './model.js';
 import { PairingEngine, type EngineSink } from './engine/engine.js';
 import { FindingCollector, finding, type Finding } from './report/findings.js';
 import { findingMessage } from './report/messages.js';
@@ -41,6 +41,10 @@ export interface AnalyzeOptions {
   onPair?: (p: PairRecord) => void;
   onOrphanRequest?: (o: OrphanRequestRecord) => void;
   onOrphanResponse?: (o: OrphanResponseRecord) => void;
+  /** What the FIFO and signature-FIFO shadows gave each non-redundant terminal (compare). */
+  onShadowPair?: (s: ShadowPairRecord) => void;
+  /** Called after each input chunk; the pass waits for the promise it returns (backpressure for streaming listeners). */
+  drain?: () => Promise<void> | undefined;
   /** Profile-specific options (e.g. assay's `correlationKey`). */
   profileOptions?: Record<string, unknown>;
 }
@@ -62,6 +66,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
       opts.onOrphanResponse?.(o);
       channelOwner.get(o.channel)?.orphanResponse?.(o, ctx);
     },
+    shadowPair: opts.onShadowPair,
   };
   const engine = new PairingEngine({
     channels: profiles.flatMap((p) => p.channels),
@@ -193,7 +198,7 @@ async function readOne(
     },
   };
 
-  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin });
+  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain });
   for (const { h } of handlers) h.end?.();
   if (r.error) {
     collector.add(

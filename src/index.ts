@@ -14,3 +14,4 @@ export type { FormatName, Formatter, FormatContext } from './formatters/index.js
 export { findingMessage } from './report/messages.js';
 export { VERSION } from './version.js';
 export type { AssaySummary } from './report/assay.js';
+export * from './compare/index.js';

@@ -107,6 +107,27 @@ export interface PairRecord {
   candidates: number;
   /** Signature of the call (request side, completed by the terminal's known fields). */
   signature: Record<string, string | null> | null;
+  /** Open requests of the scope when the terminal arrived, the one it closed included. */
+  inFlight?: number;
+}
+
+export type ShadowName = 'fifo' | 'signature';
+
+/**
+ * What a shadow pairing (DESIGN §5: plain FIFO, signature-FIFO; they know no ids) gave one
+ * non-redundant terminal. Emitted for every such terminal, whatever the real cascade did with it.
+ */
+export interface ShadowPairRecord {
+  channel: string;
+  scope: string;
+  shadow: ShadowName;
+  terminal: CallSide;
+  /** The request the shadow gave this terminal; null when the shadow had nothing open. */
+  request: CallSide | null;
+  /** Shadow-open requests of the scope when the terminal arrived (what the shadow chose among). */
+  inFlight: number;
+  /** Terminals paired by id: whether the shadow's request differs from the true one. null: no ground truth. */
+  crossed: boolean | null;
 }
 
 export type OrphanRequestReason = 'end-of-input' | 'evicted';

@@ -3,6 +3,8 @@
  */
 import yargs from 'yargs';
 import { analyzeCommand } from './analyze.js';
+import { compareCommand } from './compare.js';
+import { pairsCommand } from './pairs.js';
 import { diag, EXIT_USAGE } from './io.js';
 import { VERSION } from '../version.js';
 
@@ -13,6 +15,8 @@ export function buildCli(argv: string[]) {
     .strict()
     .wrap(Math.min(110, process.stdout.columns || 100))
     .command(analyzeCommand)
+    .command(compareCommand)
+    .command(pairsCommand)
     .demandCommand(1, 'name a command')
     .fail((msg, err) => {
       if (err) throw err;

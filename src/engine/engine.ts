@@ -15,6 +15,8 @@ import type {
   OrphanRequestRecord,
   OrphanResponseRecord,
   PairRecord,
+  ShadowName,
+  ShadowPairRecord,
 } from '../model.js';
 import type { Finding } from '../report/findings.js';
 import { finding } from '../report/findings.js';
@@ -24,6 +26,8 @@ export interface EngineSink {
   pair?(p: PairRecord): void;
   orphanRequest?(o: OrphanRequestRecord): void;
   orphanResponse?(o: OrphanResponseRecord): void;
+  /** Every non-redundant terminal, once per shadow, after the cascade (compare's attribution). */
+  shadowPair?(s: ShadowPairRecord): void;
   finding(f: Finding): void;
 }
 
@@ -98,6 +102,7 @@ interface ShadowReq {
   sig: readonly (string | null)[] | null;
   loc: Loc;
   caller: string;
+  ev: CallEvent;
 }
 
 /** The open requests of one scope, in order; dropped when empty so idle scopes stay small. */
@@ -202,7 +207,7 @@ export class PairingEngine {
       } else open.byId.set(ev.id, [req]);
     } else open.noId.set(seq, req);
     open.all.set(seq, req);
-    const shadow: ShadowReq = { seq, sig: ev.sig, loc: ev.loc, caller: ev.caller };
+    const shadow: ShadowReq = { seq, sig: ev.sig, loc: ev.loc, caller: ev.caller, ev };
     open.fifo.set(seq, shadow);
     open.sigShadow.set(seq, shadow);
     const inFlight = open.all.size;
@@ -269,6 +274,9 @@ export class PairingEngine {
     // Shadows first: they know no ids and see every non-redundant terminal.
     let fifoPartner: ShadowReq | null = null;
     let sigPartner: ShadowReq | null = null;
+    const fifoInFlight = open ? open.fifo.size : 0;
+    const sigInFlight = open ? open.sigShadow.size : 0;
+    const inFlight = open ? open.all.size : 0;
     if (open) {
       const f = open.fifo.values().next();
       if (!f.done) {
@@ -337,6 +345,10 @@ export class PairingEngine {
         );
       }
       this.maybeDropOpen(sc);
+      if (this.sink.shadowPair) {
+        this.shadowPair(ch, sc, 'fifo', ev, fifoPartner, fifoInFlight, null);
+        this.shadowPair(ch, sc, 'signature', ev, sigPartner, sigInFlight, null);
+      }
       return null;
     }
 
@@ -365,6 +377,7 @@ export class PairingEngine {
       interims: taken.interims,
       candidates,
       signature: mergedSignature(ch.spec, req, ev),
+      inFlight,
     };
 
     const groupLabel = latencyGroup(req, ev);
@@ -406,8 +419,33 @@ export class PairingEngine {
       );
     }
     this.maybeDropOpen(sc);
+    if (this.sink.shadowPair) {
+      const byId = method === 'id';
+      this.shadowPair(ch, sc, 'fifo', ev, fifoPartner, fifoInFlight, byId ? fifoPartner?.seq !== taken.seq : null);
+      this.shadowPair(ch, sc, 'signature', ev, sigPartner, sigInFlight, byId ? sigPartner?.seq !== taken.seq : null);
+    }
     this.sink.pair?.(pair);
     return pair;
+  }
+
+  private shadowPair(
+    ch: ChannelState,
+    sc: ScopeState,
+    shadow: ShadowName,
+    ev: CallEvent,
+    partner: ShadowReq | null,
+    inFlight: number,
+    crossed: boolean | null,
+  ): void {
+    this.sink.shadowPair!({
+      channel: ch.spec.name,
+      scope: sc.scope,
+      shadow,
+      terminal: side(ev),
+      request: partner ? side(partner.ev) : null,
+      inFlight,
+      crossed,
+    });
   }
 
   private crossed(ch: ChannelState, sc: ScopeState, shadow: 'fifo' | 'signature', ev: CallEvent, req: CallEvent, partner: ShadowReq | null): void {

@@ -41,4 +41,15 @@ describe('LatencyHistogram', () => {
     h.record(-1, { path: 'x', line: 4 });
     expect(h.stats()).toMatchObject({ count: 2, min: 1, max: 5, minAt: { line: 3 }, maxAt: { line: 2 } });
   });
+
+  it('small samples give exact percentiles, and merging a small one into a large one keeps every value', () => {
+    const h = new LatencyHistogram();
+    for (const v of [10, 20, 30]) h.record(v, null);
+    expect([h.quantile(0.5), h.quantile(0.9)]).toEqual([20, 30]);
+    const big = new LatencyHistogram();
+    for (let i = 1; i <= 100; i++) big.record(i, null);
+    big.merge(h);
+    expect(big.count).toBe(103);
+    expect(big.stats()).toMatchObject({ min: 1, max: 100 });
+  });
 });

@@ -1,7 +1,8 @@
 import type { Loc } from '../model.js';
 
 /**
- * A fixed-precision latency histogram (HDR-style, log-linear): values are kept in microseconds,
+ * A fixed-precision latency histogram (HDR-style, log-linear). The first 32 values are kept exactly
+ * (percentiles of small scopes are exact). Beyond that values are kept in microseconds,
  * exact below 256 µs, above that in buckets 1/128 of their power of two wide. Each bucket also
  * keeps the smallest value it saw, and a percentile is reported as that observed value: it lies in
  * the same bucket as the true percentile, so it is off by less than 1/128 (< 1 %), and small
@@ -10,6 +11,8 @@ import type { Loc } from '../model.js';
  * the location that produced them.
  */
 export class LatencyHistogram {
+  /** The first values are kept as they are (exact, and smaller than two maps for small scopes). */
+  private samples: number[] | null = [];
   private readonly buckets = new Map<number, number>();
   private readonly lows = new Map<number, number>();
   count = 0;
@@ -21,10 +24,7 @@ export class LatencyHistogram {
 
   record(ms: number, at: Loc | null): void {
     if (!Number.isFinite(ms) || ms < 0) return;
-    const idx = bucketIndex(Math.round(ms * 1000));
-    this.buckets.set(idx, (this.buckets.get(idx) ?? 0) + 1);
-    const lo = this.lows.get(idx);
-    if (lo === undefined || ms < lo) this.lows.set(idx, ms);
+    this.add(ms);
     this.count++;
     this.sum += ms;
     if (ms < this.min) {
@@ -37,11 +37,38 @@ export class LatencyHistogram {
     }
   }
 
+  private add(ms: number): void {
+    if (this.samples) {
+      this.samples.push(ms);
+      if (this.samples.length <= EXACT_SAMPLES) return;
+      const keep = this.samples;
+      this.samples = null;
+      for (const v of keep) this.addBucket(v);
+      return;
+    }
+    this.addBucket(ms);
+  }
+
+  private addBucket(ms: number): void {
+    const idx = bucketIndex(Math.round(ms * 1000));
+    this.buckets.set(idx, (this.buckets.get(idx) ?? 0) + 1);
+    const lo = this.lows.get(idx);
+    if (lo === undefined || ms < lo) this.lows.set(idx, ms);
+  }
+
   merge(other: LatencyHistogram): void {
-    for (const [k, v] of other.buckets) this.buckets.set(k, (this.buckets.get(k) ?? 0) + v);
-    for (const [k, v] of other.lows) {
-      const lo = this.lows.get(k);
-      if (lo === undefined || v < lo) this.lows.set(k, v);
+    if (other.samples) for (const v of other.samples) this.add(v);
+    else {
+      if (this.samples) {
+        const keep = this.samples;
+        this.samples = null;
+        for (const v of keep) this.addBucket(v);
+      }
+      for (const [k, v] of other.buckets) this.buckets.set(k, (this.buckets.get(k) ?? 0) + v);
+      for (const [k, v] of other.lows) {
+        const lo = this.lows.get(k);
+        if (lo === undefined || v < lo) this.lows.set(k, v);
+      }
     }
     this.count += other.count;
     this.sum += other.sum;
@@ -59,6 +86,7 @@ export class LatencyHistogram {
   quantile(q: number): number | null {
     if (this.count === 0) return null;
     const rank = Math.max(1, Math.ceil(q * this.count));
+    if (this.samples) return round3([...this.samples].sort((a, b) => a - b)[rank - 1]!);
     const keys = [...this.buckets.keys()].sort((a, b) => a - b);
     let seen = 0;
     for (const k of keys) {
@@ -74,6 +102,14 @@ export class LatencyHistogram {
 
   /** Every bucket as [lower-bound ms, count], ascending: for charts. */
   distribution(): Array<[number, number]> {
+    if (this.samples) {
+      const counts = new Map<number, number>();
+      for (const v of this.samples) {
+        const k = bucketIndex(Math.round(v * 1000));
+        counts.set(k, (counts.get(k) ?? 0) + 1);
+      }
+      return [...counts.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => [bucketLow(k) / 1000, v]);
+    }
     return [...this.buckets.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => [bucketLow(k) / 1000, v]);
   }
 
@@ -103,6 +139,8 @@ export interface LatencyStats {
   maxAt: Loc | null;
 }
 
+/** Values kept exactly before the buckets take over. */
+const EXACT_SAMPLES = 32;
 const SUB = 128; // sub-buckets per power of two; exact below 2·SUB µs
 
 function bucketIndex(us: number): number {

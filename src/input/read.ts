@@ -16,6 +16,8 @@ export interface ReadOptions {
   validateAll: boolean;
   /** For stdin. */
   stdin?: NodeJS.ReadableStream;
+  /** Called after each chunk; reading waits for the promise it returns (backpressure downstream). */
+  drain?: () => Promise<void> | undefined;
 }
 
 export interface ReadResult {
@@ -85,6 +87,8 @@ export async function readSource(source: Source, sink: LineSink, opts: ReadOptio
             : new LineReader({ needles: opts.needles, maxLineBytes: opts.maxLineBytes, validateAll: opts.validateAll, sink });
       }
       reader.push(chunk);
+      const wait = opts.drain?.();
+      if (wait) await wait;
     }
   } catch (e) {
     const decoded = reader?.ledger.bytes ?? 0;

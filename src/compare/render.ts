@@ -1,0 +1,239 @@
+/**
+ * Renderers of the `callpair.compare.v1` object: `table` (terminal), `json`, `markdown`. They read
+ * the compare object only. Table and Markdown are built from one list of blocks, so both show the
+ * same things; every capture string goes through `safeText` (and Markdown escaping).
+ */
+import Table from 'cli-table3';
+import type { ChalkInstance } from 'chalk';
+import { safeJson } from '../formatters/json.js';
+import { loc, safeText } from '../formatters/safe.js';
+import type { AttributionRow, CompareChannel, CompareReport, Diff, StrategyCounts, StrategyName } from './compare.js';
+import { STRATEGIES } from './compare.js';
+
+export interface CompareRenderContext {
+  chalk: ChalkInstance;
+}
+
+export interface CompareFormatter {
+  readonly name: string;
+  readonly description: string;
+  render(c: CompareReport, ctx: CompareRenderContext): string;
+}
+
+type Block =
+  | { kind: 'heading'; text: string }
+  | { kind: 'text'; text: string; tone?: 'warn' | 'dim' }
+  | { kind: 'table'; head: string[]; rows: string[][] };
+
+const LIST_LIMIT = 20;
+
+function pct(r: number | null): string {
+  return r === null ? '—' : `${(r * 100).toFixed(1)}%`;
+}
+
+function msText(n: number | null): string {
+  if (n === null) return '—';
+  return n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(n < 10 ? 2 : 0)} ms`;
+}
+
+function numText(n: number | null): string {
+  return n === null ? '—' : String(n);
+}
+
+function signed(n: number, ms: boolean): string {
+  const body = ms ? msText(Math.abs(n)) : String(Math.abs(Math.round(n * 1000) / 1000));
+  return `${n > 0 ? '+' : n < 0 ? '−' : '±'}${body}`;
+}
+
+/** `value (Δ abs, Δ%)` for fifo/signature cells; `value` alone on id rows. */
+function withDiff(value: string, d: Diff | undefined, ms = false): string {
+  if (!d) return value;
+  if (d.abs === null) return value;
+  if (d.abs === 0) return `${value} (=)`;
+  const p = d.pct === null ? '' : `, ${d.pct > 0 ? '+' : d.pct < 0 ? '−' : '±'}${Math.abs(d.pct).toFixed(1)}%`;
+  return `${value} (${signed(d.abs, ms)}${p})`;
+}
+
+function strategyRow(name: StrategyName, s: StrategyCounts, groundTruth: boolean): string[] {
+  return [
+    name,
+    String(s.pairs),
+    String(s.orphanRequests),
+    String(s.orphanResponses),
+    groundTruth ? (name === 'id' ? 'truth' : String(s.crossed)) : 'n/a',
+    groundTruth ? (name === 'id' ? '' : pct(s.crossedRate)) : 'n/a',
+    String(s.atRisk),
+  ];
+}
+
+function tokens(r: AttributionRow, field: 'inputTokens' | 'outputTokens'): string {
+  const v = numText(r[field]);
+  return r.unknown[field] > 0 && r[field] !== null ? `${v}†` : v;
+}
+
+function attributionTable(rows: AttributionRow[]): Block {
+  return {
+    kind: 'table',
+    head: ['caller', 'strategy', 'calls', 'errors', 'input tokens', 'output tokens', 'latency mean', 'p50', 'p90'],
+    rows: rows.map((r) => {
+      const d = r.vsId ?? undefined;
+      return [
+        safeText(r.caller, 40),
+        r.strategy,
+        withDiff(String(r.calls), d?.calls),
+        withDiff(String(r.errors), d?.errors),
+        withDiff(tokens(r, 'inputTokens'), d?.inputTokens),
+        withDiff(tokens(r, 'outputTokens'), d?.outputTokens),
+        withDiff(msText(r.latencyMs.mean), d?.latencyMeanMs, true),
+        msText(r.latencyMs.p50),
+        msText(r.latencyMs.p90),
+      ];
+    }),
+  };
+}
+
+function channelBlocks(ch: CompareChannel): Block[] {
+  const out: Block[] = [];
+  out.push({
+    kind: 'heading',
+    text: `Channel ${safeText(ch.channel)}: ${ch.scopeCount} scope(s), ${ch.requests} requests, ${ch.terminals} terminals, max in flight ${ch.maxInFlight}`,
+  });
+  if (ch.groundTruth) {
+    out.push({ kind: 'text', text: `Ground truth: ${ch.comparable} of ${ch.terminals} terminals paired by id; crossed = the strategy gives the terminal another request than its id does.` });
+  } else {
+    out.push({
+      kind: 'text',
+      tone: 'warn',
+      text: 'No ground truth: no terminal was paired by id, so crossed pairs cannot be counted. At risk = pairs closed while more than one call was in flight.',
+    });
+  }
+  out.push({
+    kind: 'table',
+    head: ['strategy', 'pairs', 'orphan requests', 'orphan responses', 'crossed', 'crossed rate', 'at risk'],
+    rows: STRATEGIES.map((s) => strategyRow(s, ch.strategies[s], ch.groundTruth)),
+  });
+
+  if (ch.scopeCount > 1) {
+    const scopes = [...ch.scopes].sort(
+      (a, b) =>
+        (b.strategies.fifo.crossed ?? 0) + b.strategies.fifo.atRisk - ((a.strategies.fifo.crossed ?? 0) + a.strategies.fifo.atRisk) ||
+        (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0),
+    );
+    out.push({ kind: 'text', text: `Per scope${scopes.length > LIST_LIMIT ? ` (the ${LIST_LIMIT} most affected of ${scopes.length})` : ''}:` });
+    out.push({
+      kind: 'table',
+      head: ['scope', 'pairs (id)', 'max in flight', 'fifo crossed', 'signature crossed', 'fifo at risk', 'signature at risk'],
+      rows: scopes.slice(0, LIST_LIMIT).map((s) => [
+        safeText(s.scope, 48),
+        String(s.strategies.id.pairs),
+        String(s.maxInFlight),
+        s.groundTruth ? String(s.strategies.fifo.crossed) : 'n/a',
+        s.groundTruth ? String(s.strategies.signature.crossed) : 'n/a',
+        String(s.strategies.fifo.atRisk),
+        String(s.strategies.signature.atRisk),
+      ]),
+    });
+  }
+
+  const fifoCrossed = ch.crossedExamples.filter((x) => x.shadow === 'fifo');
+  if (fifoCrossed.length > 0) {
+    out.push({ kind: 'text', text: `Crossed by FIFO (first ${fifoCrossed.length} of ${ch.strategies.fifo.crossed}):` });
+    out.push({
+      kind: 'table',
+      head: ['terminal', 'true request', 'FIFO gives it'],
+      rows: fifoCrossed.map((x) => [
+        loc(x.terminal),
+        `${loc(x.trueRequest)} ${safeText(x.trueCaller, 30)}`,
+        x.shadowRequest ? `${loc(x.shadowRequest)} ${safeText(x.shadowCaller ?? '', 30)}` : '(nothing open)',
+      ]),
+    });
+  }
+  if (ch.atRiskExamples.length > 0) {
+    out.push({ kind: 'text', text: `At risk under FIFO (first ${ch.atRiskExamples.length} of ${ch.strategies.fifo.atRisk}):` });
+    out.push({
+      kind: 'table',
+      head: ['terminal', 'FIFO gives it', 'caller', 'in flight'],
+      rows: ch.atRiskExamples.map((x) => [loc(x.terminal), loc(x.request), safeText(x.caller, 30), String(x.inFlight)]),
+    });
+  }
+
+  if (ch.attribution.length > 0) {
+    out.push({ kind: 'text', text: `Per ${ch.channel === 'llm' ? 'caller' : 'tool'} under each strategy (fifo and signature rows: value (difference against id, percent)):` });
+    out.push(attributionTable(ch.attribution));
+    const unknown = ch.attribution.some((r) => (r.unknown.inputTokens > 0 && r.inputTokens !== null) || (r.unknown.outputTokens > 0 && r.outputTokens !== null));
+    const notes: string[] = [];
+    if (unknown) notes.push('† some calls state no token count: the sum covers the calls that do (— when none does).');
+    if (!ch.groundTruth) notes.push('Without ground truth the id strategy is the cascade id → signature → FIFO; differences are between guesses.');
+    if (ch.callsFolded > 0) notes.push(`${ch.callsFolded} attributions of callers beyond the caller limit are folded into (other).`);
+    for (const n of notes) out.push({ kind: 'text', text: n, tone: 'dim' });
+  }
+  return out;
+}
+
+function blocks(c: CompareReport): Block[] {
+  const out: Block[] = [];
+  const t = c.totals;
+  out.push({ kind: 'text', text: `callpair ${c.tool.version} compare: ${t.lines} lines, ${t.records} records` });
+  if (c.channels.length === 0) out.push({ kind: 'text', text: 'No call events found.', tone: 'warn' });
+  for (const ch of c.channels) out.push(...channelBlocks(ch));
+  return out;
+}
+
+/** Line/paragraph separators break a table row or a Markdown line; safeText keeps them, so they go here. */
+function oneLine(s: string): string {
+  return s.replace(/[\u2028\u2029]/g, ' ');
+}
+
+function cleanBlocks(c: CompareReport): Block[] {
+  return blocks(c).map((b) => (b.kind === 'table' ? { ...b, rows: b.rows.map((r) => r.map(oneLine)) } : { ...b, text: oneLine(b.text) }));
+}
+
+function renderTable(c: CompareReport, chalk: ChalkInstance): string {
+  const out: string[] = [];
+  for (const b of cleanBlocks(c)) {
+    if (b.kind === 'heading') out.push('', chalk.bold.underline(b.text));
+    else if (b.kind === 'text') out.push(b.tone === 'warn' ? chalk.yellow(b.text) : b.tone === 'dim' ? chalk.dim(b.text) : b.text);
+    else {
+      const tb = new Table({
+        head: b.head.map((h) => chalk.bold(h)),
+        style: { head: [], border: [] },
+        chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+      });
+      for (const r of b.rows) tb.push(r);
+      out.push(tb.toString());
+    }
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** Markdown cell: already safeText'd; escape what Markdown and HTML would act on. */
+function md(s: string): string {
+  return s.replace(/[\\`*_[\]<>|#]/g, (ch) => `\\${ch}`);
+}
+
+function renderMarkdown(c: CompareReport): string {
+  const out: string[] = ['## callpair compare', ''];
+  for (const b of cleanBlocks(c)) {
+    if (b.kind === 'heading') out.push(`### ${md(b.text)}`, '');
+    else if (b.kind === 'text') out.push(b.tone === 'warn' ? `> **${md(b.text)}**` : md(b.text), '');
+    else {
+      out.push(`| ${b.head.map(md).join(' | ')} |`, `|${b.head.map(() => '---').join('|')}|`);
+      for (const r of b.rows) out.push(`| ${r.map(md).join(' | ')} |`);
+      out.push('');
+    }
+  }
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+export const COMPARE_FORMATTERS = {
+  table: { name: 'table', description: 'tables for the terminal', render: (c, ctx) => renderTable(c, ctx.chalk) },
+  json: { name: 'json', description: 'the callpair.compare.v1 object', render: (c) => `${safeJson(c, 2)}\n` },
+  markdown: { name: 'markdown', description: 'GitHub-flavoured Markdown', render: (c) => renderMarkdown(c) },
+} as const satisfies Record<string, CompareFormatter>;
+
+export type CompareFormatName = keyof typeof COMPARE_FORMATTERS;
+export const COMPARE_FORMAT_NAMES = Object.keys(COMPARE_FORMATTERS) as CompareFormatName[];
+
+export function renderCompare(c: CompareReport, format: CompareFormatName, ctx: CompareRenderContext): string {
+  return COMPARE_FORMATTERS[format].render(c, ctx);
+}

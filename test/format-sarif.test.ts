@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { sarifValidator } from '../../test/sarif-validator.js';
-import { amp, fixture, resetClock, ROOT, tmpDir, writeCapture } from '../../test/helpers.js';
-import { analyze } from '../analyze.js';
-import { buildSarif, FINGERPRINT_KEY, sarif } from './sarif.js';
+import { sarifValidator } from './sarif-validator.js';
+import { amp, fixture, resetClock, ROOT, tmpDir, writeCapture } from './helpers.js';
+import { analyze } from '../src/analyze.js';
+import { buildSarif, FINGERPRINT_KEY, sarif } from '../src/formatters/sarif.js';
 import { Chalk } from 'chalk';
 import path from 'node:path';
 

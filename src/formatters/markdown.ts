@@ -88,7 +88,7 @@ export function renderMarkdown(report: Report): string {
   out.push('### Gate', '');
   out.push(
     ...table(
-      ['check', '', 'actual', 'limit', 'result'],
+      ['check', 'what', 'actual', 'limit', 'result'],
       g.checks.map((c) => [`\`${c.name}\``, checkTitle(c), checkValue(c.actual), `${c.op === '>=' ? '≥' : '≤'} ${checkValue(c.limit)}`, c.passed ? '✅ pass' : '❌ fail']),
     ),
     '',

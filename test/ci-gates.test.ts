@@ -49,6 +49,8 @@ describe('gate and exit codes', () => {
     [['--report', 'yaml=out.yaml'], /unknown format "yaml"/],
     [['--report', 'json'], /FORMAT=FILE/],
     [['--report', 'json='], /FORMAT=FILE/],
+    [['--report', 'json=x.json', '--report', 'sarif=./x.json'], /named twice/],
+    [['--output', 'x.json', '--report', 'json=x.json'], /also a --report file/],
   ])('a bad gate or report option %j exits 2 with one line, before reading', async (args, msg) => {
     const r = await runCli(['analyze', ...args, ORPHANS]);
     expect(r.code).toBe(2);

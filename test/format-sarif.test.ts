@@ -5,6 +5,8 @@ import { analyze } from '../src/analyze.js';
 import { buildSarif, FINGERPRINT_KEY, sarif } from '../src/formatters/sarif.js';
 import { Chalk } from 'chalk';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 
 const ctx = (cwd: string) => ({ chalk: new Chalk({ level: 0 }), cwd });
 
@@ -63,5 +65,15 @@ describe('sarif', () => {
     const loc = doc.runs[0]!.results[0]!.locations![0]!.physicalLocation.artifactLocation as { uri: string; uriBaseId?: string };
     expect(loc.uri).toMatch(/^file:\/\/\//);
     expect(loc.uriBaseId).toBeUndefined();
+  });
+
+  it('a finding without a file location (stdin) becomes a tool notification, not a result without location', async () => {
+    const report = await analyze({ inputs: ['-'], stdin: Readable.from([readFileSync(fixture('orphan-crossed.jsonl'))]) });
+    const doc = buildSarif(report, ROOT);
+    expect(sarifValidator()(doc)).toBe(true);
+    expect(doc.runs[0]!.results).toEqual([]);
+    const notes = doc.runs[0]!.invocations[0]!.toolExecutionNotifications as Array<{ descriptor: { id: string }; message: { text: string } }>;
+    expect(notes.map((n) => n.descriptor.id)).toEqual(['callpair/ORPHAN_REQUEST', 'callpair/ORPHAN_RESPONSE', 'callpair/CROSSED_PAIR', 'callpair/CROSSED_PAIR']);
+    expect(notes[0]!.message.text).toMatch(/^ORPHAN_REQUEST: request from compactor never closed .* \(-:6\)$/);
   });
 });

@@ -3,6 +3,7 @@
  * One pass over the capture; the main format goes to stdout (or --output), more formats to
  * --report files, the Markdown summary to $GITHUB_STEP_SUMMARY.
  */
+import path from 'node:path';
 import type { CommandModule } from 'yargs';
 import { Chalk } from 'chalk';
 import { analyze } from '../analyze.js';
@@ -39,6 +40,7 @@ async function runAnalyze(a: AnalyzeArgs): Promise<void> {
   if (!isFormatName(a.format)) throw new InputUsageError(`unknown format ${a.format}`);
   if (Array.isArray(a.output)) throw new InputUsageError('--output given more than once');
   const targets = reportTargetsFrom(a);
+  if (a.output && targets.some((t) => path.resolve(t.file) === path.resolve(a.output!))) throw new InputUsageError(`--output ${a.output} is also a --report file`);
   const report = await analyze(opts);
   const cwd = process.cwd();
   const toTTY = !a.output && process.stdout.isTTY === true;

@@ -58,26 +58,33 @@ export function buildSarif(report: Report, cwd: string) {
     defaultConfiguration: { level: LEVEL[FINDING_CODES[code]] },
     properties: { 'problem.severity': FINDING_CODES[code] === 'note' ? 'recommendation' : FINDING_CODES[code], tags: ['callpair'] },
   }));
-  const results = report.findings.map((f) => {
+  // Code scanning needs a location on every result: a finding with none (stdin, a directory
+  // walk error) becomes a tool notification instead of a result.
+  const results: Record<string, unknown>[] = [];
+  const unlocated: Record<string, unknown>[] = [];
+  for (const f of report.findings) {
     const locs = f.locations.map((l) => physical(l, cwd)).filter((x): x is NonNullable<typeof x> => x !== null);
-    const first = locs[0]?.physicalLocation.artifactLocation.uri ?? null;
+    const text = safeText(f.message, 1000);
+    if (locs.length === 0) {
+      const at = f.locations[0] ? ` (${safeText(f.locations[0].path, 200)}:${f.locations[0].line})` : '';
+      unlocated.push({ descriptor: { id: ruleId(f.code) }, level: LEVEL[f.severity], message: { text: `${f.code}: ${text}${at}` } });
+      continue;
+    }
     const result: Record<string, unknown> = {
       ruleId: ruleId(f.code),
       ruleIndex: ALL_CODES.indexOf(f.code),
       level: LEVEL[f.severity],
-      message: { text: safeText(f.message, 1000) },
+      message: { text },
+      locations: [locs[0]],
     };
-    if (locs.length > 0) result.locations = [locs[0]];
-    if (locs.length > 1) {
-      result.relatedLocations = locs.slice(1).map((l, i) => ({ id: i + 1, ...l }));
-    }
-    result.partialFingerprints = { [FINGERPRINT_KEY]: fingerprint(f, first) };
+    if (locs.length > 1) result.relatedLocations = locs.slice(1).map((l, i) => ({ id: i + 1, ...l }));
+    result.partialFingerprints = { [FINGERPRINT_KEY]: fingerprint(f, locs[0]!.physicalLocation.artifactLocation.uri) };
     const props: Record<string, unknown> = {};
     if (f.channel !== null) props.channel = safeText(f.channel, 200);
     if (f.scope !== null) props.scope = safeText(f.scope, 200);
     if (Object.keys(props).length) result.properties = props;
-    return result;
-  });
+    results.push(result);
+  }
   const failed = report.gate.checks.filter((c) => !c.passed);
   return {
     $schema: SARIF_SCHEMA_URI,
@@ -95,11 +102,14 @@ export function buildSarif(report: Report, cwd: string) {
         invocations: [
           {
             executionSuccessful: true,
-            toolExecutionNotifications: failed.map((c) => ({
-              descriptor: { id: `gate/${c.name}` },
-              level: 'error',
-              message: { text: `gate check failed: ${checkTitle(c)}: ${checkText(c)}` },
-            })),
+            toolExecutionNotifications: [
+              ...failed.map((c) => ({
+                descriptor: { id: `gate/${c.name}` },
+                level: 'error',
+                message: { text: `gate check failed: ${checkTitle(c)}: ${checkText(c)}` },
+              })),
+              ...unlocated,
+            ],
             properties: {
               gate: { passed: report.gate.passed, enforced: report.gate.enforced, checks: report.gate.checks.map(({ name, limit, actual, passed, op }) => ({ name, limit, actual, passed, op })) },
             },

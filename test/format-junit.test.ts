@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { amp, analyzeLines, resetClock } from './helpers.js';
+import { amp, analyzeLines, resetClock, tmpDir, writeCapture } from './helpers.js';
+import { analyze } from '../src/analyze.js';
 import { renderJunit } from '../src/formatters/junit.js';
 
 const parse = (xml: string) => {
@@ -43,5 +44,20 @@ describe('junit', () => {
     const doc = parse(renderJunit(report));
     const c = doc.testsuites.testsuite[0].testcase.find((t: Record<string, string>) => t['@name'] === 'min-id-coverage');
     expect(c.failure['@message']).toContain('min-id-coverage: 0 (limit >= 0.5)');
+  });
+
+  it('with two captures, a check fails only in the capture holding its offenders', async () => {
+    resetClock();
+    const dir = tmpDir();
+    const a = writeCapture([amp({ event: 'llm:request', id: 'a1', provider: 'p', model: 'm' }), amp({ event: 'llm:response', id: 'a1', provider: 'p', model: 'm', status: 'ok' })], 'a.jsonl', dir);
+    const b = writeCapture([amp({ event: 'llm:request', session: 'S2', id: 'b1', provider: 'p', model: 'm' })], 'b.jsonl', dir);
+    const report = await analyze({ inputs: [a, b], gate: { maxOrphanRequests: 0 } });
+    const doc = parse(renderJunit(report));
+    const suites = doc.testsuites.testsuite as Array<Record<string, unknown> & { testcase: Array<Record<string, unknown>> }>;
+    expect(suites.map((s) => [s['@name'], s['@failures']])).toEqual([
+      [a, '0'],
+      [b, '1'],
+    ]);
+    expect((suites[1]!.testcase[1]!.failure as Record<string, string>)['#text']).toBe(`${b}:1 ORPHAN_REQUEST request from main never closed (0 ms before the end of its scope)`);
   });
 });

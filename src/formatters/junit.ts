@@ -43,13 +43,36 @@ interface Case {
   listed: Finding[];
 }
 
-function casesFor(report: Report, path: string | null): Case[] {
+/** Per failed check: its offenders grouped by the path of their first location (computed once). */
+interface CheckOffenders {
+  check: GateCheck;
+  all: Finding[];
+  byPath: Map<string, Finding[]> | null;
+}
+
+function offendersByCheck(report: Report): CheckOffenders[] {
   return report.gate.checks.map((check) => {
-    if (check.passed) return { check, failed: false, listed: [] };
+    if (check.passed) return { check, all: [], byPath: null };
     const all = offenders(report, check);
     const located = all.filter((f) => f.locations.length > 0);
-    if (located.length === 0) return { check, failed: true, listed: all };
-    const mine = path === null ? all : located.filter((f) => f.locations[0]!.path === path);
+    if (located.length === 0) return { check, all, byPath: null };
+    const byPath = new Map<string, Finding[]>();
+    for (const f of located) {
+      const p = f.locations[0]!.path;
+      let list = byPath.get(p);
+      if (!list) byPath.set(p, (list = []));
+      list.push(f);
+    }
+    return { check, all, byPath };
+  });
+}
+
+function casesFor(checks: readonly CheckOffenders[], path: string | null): Case[] {
+  return checks.map(({ check, all, byPath }) => {
+    if (check.passed) return { check, failed: false, listed: [] };
+    // A failed check with no located offender is about the whole run: it fails in every capture.
+    if (byPath === null || path === null) return { check, failed: true, listed: all };
+    const mine = byPath.get(path) ?? [];
     return { check, failed: mine.length > 0, listed: mine };
   });
 }
@@ -83,8 +106,9 @@ export function renderJunit(report: Report): string {
     ],
   }));
   if (inputs.length === 0) inputs.push({ path: null, label: 'callpair', props: [] });
+  const checks = offendersByCheck(report);
   for (const input of inputs) {
-    const cases = casesFor(report, input.path);
+    const cases = casesFor(checks, input.path);
     const f = cases.filter((c) => c.failed).length;
     tests += cases.length;
     failures += f;

@@ -2,6 +2,10 @@
  * The CI contract through the built binary: gate options and exit codes (0 pass, 1 fail, 2 usage
  * or unreadable input), several reports from one pass, the step summary, and hostile captures in
  * every format.
+ *
+ * fixtures/orphan-crossed.jsonl is fixtures/seed-trace.jsonl plus a request that is never answered
+ * (line 6, caller compactor) and a response whose id no request has (line 10): 1 orphan request,
+ * 1 orphan response, 2 crossed pairs, no error findings.
  */
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';

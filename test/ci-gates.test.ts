@@ -20,8 +20,9 @@ const sarifUri = (file: string): string => JSON.parse(readFileSync(file, 'utf8')
 
 describe('gate and exit codes', () => {
   it('--max-orphan-requests 0 exits 1 and names the check in every format', async () => {
-    for (const format of FORMAT_NAMES) {
-      const r = await runCli(['analyze', '--format', format, '--max-orphan-requests', '0', ORPHANS]);
+    const runs = await Promise.all(FORMAT_NAMES.map((format) => runCli(['analyze', '--format', format, '--max-orphan-requests', '0', ORPHANS])));
+    for (const [i, format] of FORMAT_NAMES.entries()) {
+      const r = runs[i]!;
       expect(r.code, `${format}: ${r.stderr}`).toBe(1);
       expect(r.stdout, format).toContain('max-orphan-requests');
     }
@@ -162,8 +163,9 @@ describe('hostile captures in every format', () => {
       amp({ event: 'llm:request', session: 'S2', id: { nested: secretId }, provider: 'p', model: 'm' }),
     ]);
     const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
-    for (const format of FORMAT_NAMES) {
-      const r = await runCli(['analyze', '--format', format, '--max-orphan-requests', '0', '--fail-on', 'INVALID_ID', file]);
+    const runs = await Promise.all(FORMAT_NAMES.map((format) => runCli(['analyze', '--format', format, '--max-orphan-requests', '0', '--fail-on', 'INVALID_ID', file])));
+    for (const [i, format] of FORMAT_NAMES.entries()) {
+      const r = runs[i]!;
       expect(r.code, `${format}: ${r.stderr}`).toBe(1);
       expect(r.stdout, format).not.toContain('SECRETIDVALUE');
       expect(r.stdout, format).not.toMatch(CONTROL);

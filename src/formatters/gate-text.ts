@@ -36,11 +36,6 @@ export function offenders(report: Report, c: GateCheck): Finding[] {
   return report.findings.filter((f) => codes.has(f.code) && !(c.name === 'max-crossed-rate' && f.code === 'CROSSED_PAIR' && f.data.shadow !== 'fifo'));
 }
 
-/** How many offenders of a check exist beyond the listed ones (counted, not listed). */
-export function offendersOmitted(report: Report, c: GateCheck): number {
-  return (c.codes ?? []).reduce((n, code) => n + (report.findingsOmitted[code] ?? 0), 0);
-}
-
 /** How many offenders a check has in all (listed or only counted). */
 export function offenderTotal(report: Report, c: GateCheck): number {
   if (c.name === 'max-crossed-rate') return report.channels.reduce((n, ch) => n + ch.crossed.fifo, 0);

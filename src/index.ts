@@ -9,6 +9,7 @@ export { REPORT_SCHEMA, ledgerViolations } from './report/report.js';
 export type { Finding, FindingCode, Severity, FindingDataMap, InvalidIdInfo } from './report/findings.js';
 export { FINDING_CODES } from './report/findings.js';
 export type { Gate, GateCheck, GateOptions } from './report/gate.js';
+export { evaluateGate, GateOptionError, parseFailOn, validateGateOptions } from './report/gate.js';
 export { FORMATTERS, FORMAT_NAMES, getFormatter } from './formatters/index.js';
 export type { FormatName, Formatter, FormatContext } from './formatters/index.js';
 export { findingMessage } from './report/messages.js';

@@ -18,7 +18,7 @@ describe('callpair analyze: the three-file assay audit', () => {
     expect(res.stdout).toMatch(/│ deny +│ 1 DENIED_BUT_DELIVERED │ 2 +│/);
     expect(res.stdout).toMatch(/│ no decision +│ 1 UNRECORDED_DELIVERY +│ — +│/);
     expect(res.stdout).toContain('allowed, not observed upstream');
-    expect(res.stdout).toContain('gate failed: error-findings 2 > 0');
+    expect(res.stdout).toContain('gate failed: error-findings: 2 (limit <= 0)');
   });
 
   it('the README worked example shows the real assay section of that run', async () => {

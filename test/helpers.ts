@@ -36,7 +36,7 @@ export function runCli(args: string[], opts: { stdin?: string | Buffer; env?: No
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...opts.env };
     delete env.FORCE_COLOR;
-    delete env.GITHUB_STEP_SUMMARY;
+    if (!opts.env || !('GITHUB_STEP_SUMMARY' in opts.env)) delete env.GITHUB_STEP_SUMMARY;
     const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];

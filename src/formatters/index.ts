@@ -4,11 +4,21 @@
  */
 import { json } from './json.js';
 import { table } from './table.js';
+import { markdown } from './markdown.js';
+import { junit } from './junit.js';
+import { sarif } from './sarif.js';
+import { github } from './github.js';
+import { ndjson } from './ndjson.js';
 import type { Formatter } from './types.js';
 
 export const FORMATTERS = {
   table,
   json,
+  markdown,
+  junit,
+  sarif,
+  github,
+  ndjson,
 } as const satisfies Record<string, Formatter>;
 
 export type FormatName = keyof typeof FORMATTERS;

@@ -11,6 +11,7 @@ import { FINDING_CODES } from '../report/findings.js';
 import type { Formatter } from './types.js';
 import { loc, safeText } from './safe.js';
 import { assaySection } from './table-assay.js';
+import { checkText } from './gate-text.js';
 
 const LIST_LIMIT = 10;
 
@@ -174,7 +175,7 @@ function render(report: Report, chalk: ChalkInstance): string {
   const failed = g.checks.filter((c) => !c.passed);
   const gateLine = g.passed
     ? chalk.green(`gate passed (${g.checks.map((c) => c.name).join(', ')})`)
-    : chalk.red(`gate failed: ${failed.map((c) => `${c.name} ${num(c.actual)} > ${c.limit}`).join('; ')}`) + (g.enforced ? '' : chalk.dim(' (--no-fail)'));
+    : chalk.red(`gate failed: ${failed.map(checkText).join('; ')}`) + (g.enforced ? '' : chalk.dim(' (--no-fail)'));
   out.push('', gateLine);
   return out.join('\n') + '\n';
 }

@@ -1,8 +1,10 @@
 /**
- * The gate: checks over a finished report. By default it fails on any error-severity finding.
+ * The gate: checks over a finished report. By default it fails on any error-severity finding;
+ * options add checks. Option values are validated here (`validateGateOptions`), so the library
+ * and the CLI reject the same bad values.
  */
 import type { FindingCode, Severity } from './findings.js';
-import { FINDING_CODES, isFindingCode } from './findings.js';
+import { ALL_CODES, FINDING_CODES, isFindingCode } from './findings.js';
 import type { ChannelReport } from './report.js';
 
 export interface GateCheck {
@@ -10,6 +12,10 @@ export interface GateCheck {
   limit: number | string;
   actual: number | null;
   passed: boolean;
+  /** How `actual` is held against `limit`: `<=` for maxima (and counts that must be 0), `>=` for minima. */
+  op: '<=' | '>=';
+  /** The finding codes whose findings are this check's offenders (empty when none are located). */
+  codes: FindingCode[];
 }
 
 export interface Gate {
@@ -29,22 +35,66 @@ export interface GateOptions {
   noFail?: boolean;
 }
 
+export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'note'];
+
+export class GateOptionError extends Error {
+  override name = 'GateOptionError';
+}
+
+/** Splits `a,b` items (repeatable option) and checks each is a finding code or a severity. */
+export function parseFailOn(items: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const raw of items) {
+    for (const part of raw.split(',')) {
+      const item = part.trim();
+      if (item === '') continue;
+      const upper = item.toUpperCase();
+      const lower = item.toLowerCase();
+      if (isFindingCode(upper)) out.push(upper);
+      else if ((SEVERITIES as readonly string[]).includes(lower)) out.push(lower);
+      else throw new GateOptionError(`--fail-on: unknown code or severity "${item.slice(0, 60)}" (codes: ${ALL_CODES.join(', ')}; severities: ${SEVERITIES.join(', ')})`);
+    }
+  }
+  return [...new Set(out)];
+}
+
+/** Throws GateOptionError on a value no gate can use (NaN, negative, a rate outside 0..1, a fraction for a count). */
+export function validateGateOptions(o: GateOptions): void {
+  const rate = (name: string, v: number | undefined) => {
+    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1)) throw new GateOptionError(`${name} must be a number from 0 to 1`);
+  };
+  const count = (name: string, v: number | undefined) => {
+    if (v !== undefined && !(typeof v === 'number' && Number.isInteger(v) && v >= 0)) throw new GateOptionError(`${name} must be a whole number ≥ 0`);
+  };
+  rate('--max-crossed-rate', o.maxCrossedRate);
+  rate('--min-id-coverage', o.minIdCoverage);
+  count('--max-orphan-requests', o.maxOrphanRequests);
+  count('--max-ambiguous', o.maxAmbiguous);
+  if (o.failOn) parseFailOn(o.failOn);
+}
+
+const codesOf = (sev: Severity): FindingCode[] => ALL_CODES.filter((c) => FINDING_CODES[c] === sev);
+
 export function evaluateGate(
   opts: GateOptions,
   counts: Partial<Record<FindingCode, number>>,
   channels: readonly ChannelReport[],
 ): Gate {
+  validateGateOptions(opts);
   const checks: GateCheck[] = [];
   const bySeverity = (sev: Severity) =>
     Object.entries(counts).reduce((n, [code, c]) => (isFindingCode(code) && FINDING_CODES[code] === sev ? n + (c ?? 0) : n), 0);
 
   const errors = bySeverity('error');
-  checks.push({ name: 'error-findings', limit: 0, actual: errors, passed: errors === 0 });
+  checks.push({ name: 'error-findings', limit: 0, actual: errors, passed: errors === 0, op: '<=', codes: codesOf('error') });
 
-  for (const item of opts.failOn ?? []) {
-    if (item === 'error') continue;
-    const actual = item === 'warning' || item === 'note' ? bySeverity(item) : isFindingCode(item) ? (counts[item] ?? 0) : 0;
-    checks.push({ name: `fail-on:${item}`, limit: 0, actual, passed: actual === 0 });
+  for (const item of parseFailOn(opts.failOn ?? [])) {
+    if (item === 'error') continue; // the default check already covers it
+    if (isFindingCode(item) && FINDING_CODES[item] === 'error') continue;
+    const sev = item as Severity;
+    const isSev = SEVERITIES.includes(sev);
+    const actual = isSev ? bySeverity(sev) : (counts[item as FindingCode] ?? 0);
+    checks.push({ name: `fail-on:${item}`, limit: 0, actual, passed: actual === 0, op: '<=', codes: isSev ? codesOf(sev) : [item as FindingCode] });
   }
 
   const sum = (f: (c: ChannelReport) => number) => channels.reduce((n, c) => n + f(c), 0);
@@ -52,21 +102,22 @@ export function evaluateGate(
     const comparable = sum((c) => c.crossed.comparable);
     const crossed = sum((c) => c.crossed.fifo);
     const actual = comparable === 0 ? null : Math.round((crossed / comparable) * 1e6) / 1e6;
-    checks.push({ name: 'max-crossed-rate', limit: opts.maxCrossedRate, actual, passed: actual === null || actual <= opts.maxCrossedRate });
+    checks.push({ name: 'max-crossed-rate', limit: opts.maxCrossedRate, actual, passed: actual === null || actual <= opts.maxCrossedRate, op: '<=', codes: ['CROSSED_PAIR'] });
   }
   if (opts.maxOrphanRequests !== undefined) {
     const actual = sum((c) => c.orphanRequests);
-    checks.push({ name: 'max-orphan-requests', limit: opts.maxOrphanRequests, actual, passed: actual <= opts.maxOrphanRequests });
+    checks.push({ name: 'max-orphan-requests', limit: opts.maxOrphanRequests, actual, passed: actual <= opts.maxOrphanRequests, op: '<=', codes: ['ORPHAN_REQUEST'] });
   }
   if (opts.maxAmbiguous !== undefined) {
     const actual = sum((c) => c.pairs.byConfidence.ambiguous);
-    checks.push({ name: 'max-ambiguous', limit: opts.maxAmbiguous, actual, passed: actual <= opts.maxAmbiguous });
+    checks.push({ name: 'max-ambiguous', limit: opts.maxAmbiguous, actual, passed: actual <= opts.maxAmbiguous, op: '<=', codes: ['AMBIGUOUS_PAIR'] });
   }
   if (opts.minIdCoverage !== undefined) {
     const req = sum((c) => c.requests);
-    const withId = channels.reduce((n, c) => n + (c.idCoverage.requests ?? 0) * c.requests, 0);
+    const withId = channels.reduce((n, c) => n + Math.round((c.idCoverage.requests ?? 0) * c.requests), 0);
     const actual = req === 0 ? null : Math.round((withId / req) * 1e6) / 1e6;
-    checks.push({ name: 'min-id-coverage', limit: opts.minIdCoverage, actual, passed: actual !== null && actual >= opts.minIdCoverage });
+    // No requests at all: coverage is unknown, and a gate that asks for a minimum does not pass on no evidence.
+    checks.push({ name: 'min-id-coverage', limit: opts.minIdCoverage, actual, passed: actual !== null && actual >= opts.minIdCoverage, op: '>=', codes: [] });
   }
   const passed = checks.every((c) => c.passed);
   return { passed, enforced: !opts.noFail, checks };

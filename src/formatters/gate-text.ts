@@ -1,0 +1,43 @@
+/**
+ * Gate checks as text, and the findings that are a check's offenders. Shared by every format, so a
+ * check reads the same everywhere.
+ */
+import type { Finding } from '../report/findings.js';
+import type { GateCheck } from '../report/gate.js';
+import type { Report } from '../report/report.js';
+
+const TITLES: Record<string, string> = {
+  'error-findings': 'no error-severity findings',
+  'max-crossed-rate': 'FIFO crossed rate within limit',
+  'max-orphan-requests': 'orphan requests within limit',
+  'max-ambiguous': 'ambiguous pairs within limit',
+  'min-id-coverage': 'correlation-id coverage of requests at least the limit',
+};
+
+/** A short human title for a check (static text; check names are built from codes, never capture data). */
+export function checkTitle(c: GateCheck): string {
+  if (c.name.startsWith('fail-on:')) return `no ${c.name.slice('fail-on:'.length)} findings`;
+  return TITLES[c.name] ?? c.name;
+}
+
+export function checkValue(v: number | string | null): string {
+  return v === null ? 'n/a' : String(v);
+}
+
+/** `max-orphan-requests: 1 (limit <= 0)`. */
+export function checkText(c: GateCheck): string {
+  return `${c.name}: ${checkValue(c.actual)} (limit ${c.op ?? '<='} ${checkValue(c.limit)})`;
+}
+
+/** The listed findings that count against a check (the report lists at most --max-findings per code). */
+export function offenders(report: Report, c: GateCheck): Finding[] {
+  const codes = new Set<string>(c.codes ?? []);
+  if (codes.size === 0) return [];
+  return report.findings.filter((f) => codes.has(f.code) && !(c.name === 'max-crossed-rate' && f.code === 'CROSSED_PAIR' && f.data.shadow !== 'fifo'));
+}
+
+/** How many offenders a check has in all (listed or only counted). */
+export function offenderTotal(report: Report, c: GateCheck): number {
+  if (c.name === 'max-crossed-rate') return report.channels.reduce((n, ch) => n + ch.crossed.fifo, 0);
+  return (c.codes ?? []).reduce((n, code) => n + (report.findingCounts[code] ?? 0), 0);
+}

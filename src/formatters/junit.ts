@@ -1,0 +1,136 @@
+/**
+ * JUnit XML: one `<testsuite>` per input capture, one `<testcase>` per gate check. A check that
+ * failed fails its testcase in every capture holding one of its offenders, with a `<failure>`
+ * listing them as `path:line`; a failed check with no located offender (e.g. `min-id-coverage`)
+ * fails in every capture, since it is about the whole run. Text is sanitised (safeText), then
+ * XML-escaped, and stripped of every character XML 1.0 forbids.
+ */
+import type { Finding } from '../report/findings.js';
+import type { GateCheck } from '../report/gate.js';
+import type { Report } from '../report/report.js';
+import type { Formatter } from './types.js';
+import { safeText } from './safe.js';
+import { checkText, checkTitle, offenders, offenderTotal } from './gate-text.js';
+
+const MAX_LISTED = 200;
+
+// Characters outside the XML 1.0 Char production (lone surrogates included).
+const XML_FORBIDDEN = /[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\ud800-\udbff\udc00-\udfff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|[\ufffe\uffff]/g;
+
+export function xmlEscape(s: string): string {
+  return s
+    .replace(XML_FORBIDDEN, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+/** Capture text for XML: sanitised for display, then escaped. */
+function x(s: string, max = 200): string {
+  return xmlEscape(safeText(s, max));
+}
+
+function at(f: Finding): string {
+  const l = f.locations[0];
+  return l ? `${safeText(l.path, 400)}:${l.line}` : '(no location)';
+}
+
+interface Case {
+  check: GateCheck;
+  failed: boolean;
+  listed: Finding[];
+}
+
+/** Per failed check: its offenders grouped by the path of their first location (computed once). */
+interface CheckOffenders {
+  check: GateCheck;
+  all: Finding[];
+  byPath: Map<string, Finding[]> | null;
+}
+
+function offendersByCheck(report: Report): CheckOffenders[] {
+  return report.gate.checks.map((check) => {
+    if (check.passed) return { check, all: [], byPath: null };
+    const all = offenders(report, check);
+    const located = all.filter((f) => f.locations.length > 0);
+    if (located.length === 0) return { check, all, byPath: null };
+    const byPath = new Map<string, Finding[]>();
+    for (const f of located) {
+      const p = f.locations[0]!.path;
+      let list = byPath.get(p);
+      if (!list) byPath.set(p, (list = []));
+      list.push(f);
+    }
+    return { check, all, byPath };
+  });
+}
+
+function casesFor(checks: readonly CheckOffenders[], path: string | null): Case[] {
+  return checks.map(({ check, all, byPath }) => {
+    if (check.passed) return { check, failed: false, listed: [] };
+    // A failed check with no located offender is about the whole run: it fails in every capture.
+    if (byPath === null || path === null) return { check, failed: true, listed: all };
+    const mine = byPath.get(path) ?? [];
+    return { check, failed: mine.length > 0, listed: mine };
+  });
+}
+
+function testcase(report: Report, c: Case, suite: string): string {
+  const name = x(c.check.name);
+  const head = `    <testcase name="${name}" classname="${x(`callpair.gate.${suite}`, 400)}"`;
+  if (!c.failed) return `${head}/>`;
+  const total = offenderTotal(report, c.check);
+  const lines = c.listed.slice(0, MAX_LISTED).map((f) => `${at(f)} ${f.code} ${safeText(f.message, 200)}`);
+  if (c.listed.length > MAX_LISTED) lines.push(`…and ${c.listed.length - MAX_LISTED} more listed here`);
+  if (total > lines.length && c.check.codes.length > 0) lines.push(`${total} offender(s) in the whole run; the report lists up to --max-findings per code`);
+  const msg = `${checkTitle(c.check)}: ${checkText(c.check)}`;
+  return `${head}>\n      <failure message="${xmlEscape(msg)}" type="${x(c.check.name)}">${xmlEscape(lines.join('\n'))}</failure>\n    </testcase>`;
+}
+
+export function renderJunit(report: Report): string {
+  const suites: string[] = [];
+  let tests = 0;
+  let failures = 0;
+  const inputs: Array<{ path: string | null; label: string; props: Array<[string, number | string]> }> = report.inputs.map((i) => ({
+    path: i.path,
+    label: i.path,
+    props: [
+      ['profile', i.profile],
+      ['lines', i.lines],
+      ['records', i.records],
+      ['ignored', i.ignored],
+      ['malformed', i.malformed],
+      ['oversized', i.oversized],
+    ],
+  }));
+  if (inputs.length === 0) inputs.push({ path: null, label: 'callpair', props: [] });
+  const checks = offendersByCheck(report);
+  for (const input of inputs) {
+    const cases = casesFor(checks, input.path);
+    const f = cases.filter((c) => c.failed).length;
+    tests += cases.length;
+    failures += f;
+    const props = input.props.map(([k, v]) => `      <property name="${k}" value="${x(String(v))}"/>`).join('\n');
+    suites.push(
+      `  <testsuite name="${x(input.label, 400)}" tests="${cases.length}" failures="${f}" errors="0" skipped="0">\n` +
+        (props ? `    <properties>\n${props}\n    </properties>\n` : '') +
+        cases.map((c) => testcase(report, c, 'capture')).join('\n') +
+        `\n  </testsuite>`,
+    );
+  }
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n` +
+    `<testsuites name="callpair ${x(report.tool.version, 40)}" tests="${tests}" failures="${failures}" errors="0">\n` +
+    suites.join('\n') +
+    `\n</testsuites>\n`
+  );
+}
+
+export const junit: Formatter = {
+  name: 'junit',
+  description: 'JUnit XML: a testsuite per capture, a testcase per gate check',
+  extension: 'xml',
+  render: (report) => renderJunit(report),
+};

@@ -1,0 +1,133 @@
+/**
+ * SARIF 2.1.0 for code scanning: one rule per finding code (`callpair/<CODE>`, with level and
+ * description), one result per listed finding pointing at the capture file and physical line
+ * (URIs relative to the working directory, base `%SRCROOT%`), stable `partialFingerprints` (a
+ * hash of code, path, line and the finding's data: no wall clock). The gate goes into the
+ * invocation: its checks as properties, each failed check as an error notification.
+ */
+import { createHash } from 'node:crypto';
+import type { Finding, FindingCode, Severity } from '../report/findings.js';
+import { ALL_CODES, FINDING_CODES } from '../report/findings.js';
+import { CODE_DESCRIPTIONS } from '../report/code-descriptions.js';
+import type { Report } from '../report/report.js';
+import type { FormatContext, Formatter } from './types.js';
+import { safeJson } from './json.js';
+import { safeText } from './safe.js';
+import { captureUri } from './paths.js';
+import { checkText, checkTitle } from './gate-text.js';
+
+export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
+export const FINGERPRINT_KEY = 'callpairFinding/v1';
+
+const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', note: 'note' };
+
+export const ruleId = (code: FindingCode) => `callpair/${code}`;
+
+function ruleName(code: FindingCode): string {
+  return code
+    .toLowerCase()
+    .split('_')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
+}
+
+/** Stable across runs and machines: code, relative path, line, channel, scope and data. */
+export function fingerprint(f: Finding, uri: string | null): string {
+  const l = f.locations[0];
+  const stable = JSON.stringify([f.code, uri, l?.line ?? null, f.channel, f.scope, f.data]);
+  return createHash('sha256').update(stable).digest('hex').slice(0, 32);
+}
+
+function physical(l: { path: string; line: number }, cwd: string) {
+  const u = captureUri(l.path, cwd);
+  if (!u) return null;
+  return {
+    physicalLocation: {
+      artifactLocation: u.relative ? { uri: u.uri, uriBaseId: '%SRCROOT%' } : { uri: u.uri },
+      region: { startLine: Math.max(1, l.line) },
+    },
+  };
+}
+
+export function buildSarif(report: Report, cwd: string) {
+  const rules = ALL_CODES.map((code) => ({
+    id: ruleId(code),
+    name: ruleName(code),
+    shortDescription: { text: CODE_DESCRIPTIONS[code].title },
+    fullDescription: { text: CODE_DESCRIPTIONS[code].description },
+    defaultConfiguration: { level: LEVEL[FINDING_CODES[code]] },
+    properties: { 'problem.severity': FINDING_CODES[code] === 'note' ? 'recommendation' : FINDING_CODES[code], tags: ['callpair'] },
+  }));
+  // Code scanning needs a location on every result: a finding with none (stdin, a directory
+  // walk error) becomes a tool notification instead of a result.
+  const results: Record<string, unknown>[] = [];
+  const unlocated: Record<string, unknown>[] = [];
+  for (const f of report.findings) {
+    const locs = f.locations.map((l) => physical(l, cwd)).filter((x): x is NonNullable<typeof x> => x !== null);
+    const text = safeText(f.message, 1000);
+    if (locs.length === 0) {
+      const at = f.locations[0] ? ` (${safeText(f.locations[0].path, 200)}:${f.locations[0].line})` : '';
+      unlocated.push({ descriptor: { id: ruleId(f.code) }, level: LEVEL[f.severity], message: { text: `${f.code}: ${text}${at}` } });
+      continue;
+    }
+    const result: Record<string, unknown> = {
+      ruleId: ruleId(f.code),
+      ruleIndex: ALL_CODES.indexOf(f.code),
+      level: LEVEL[f.severity],
+      message: { text },
+      locations: [locs[0]],
+    };
+    if (locs.length > 1) result.relatedLocations = locs.slice(1).map((l, i) => ({ id: i + 1, ...l }));
+    result.partialFingerprints = { [FINGERPRINT_KEY]: fingerprint(f, locs[0]!.physicalLocation.artifactLocation.uri) };
+    const props: Record<string, unknown> = {};
+    if (f.channel !== null) props.channel = safeText(f.channel, 200);
+    if (f.scope !== null) props.scope = safeText(f.scope, 200);
+    if (Object.keys(props).length) result.properties = props;
+    results.push(result);
+  }
+  const failed = report.gate.checks.filter((c) => !c.passed);
+  return {
+    $schema: SARIF_SCHEMA_URI,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'callpair',
+            version: report.tool.version,
+            semanticVersion: report.tool.version,
+            rules,
+          },
+        },
+        invocations: [
+          {
+            executionSuccessful: true,
+            toolExecutionNotifications: [
+              ...failed.map((c) => ({
+                descriptor: { id: `gate/${c.name}` },
+                level: 'error',
+                message: { text: `gate check failed: ${checkTitle(c)}: ${checkText(c)}` },
+              })),
+              ...unlocated,
+            ],
+            properties: {
+              gate: { passed: report.gate.passed, enforced: report.gate.enforced, checks: report.gate.checks.map(({ name, limit, actual, passed, op }) => ({ name, limit, actual, passed, op })) },
+            },
+          },
+        ],
+        results,
+        properties: {
+          findingCounts: report.findingCounts,
+          findingsOmitted: report.findingsOmitted,
+        },
+      },
+    ],
+  };
+}
+
+export const sarif: Formatter = {
+  name: 'sarif',
+  description: 'SARIF 2.1.0 for code scanning (GitHub, Azure DevOps)',
+  extension: 'sarif',
+  render: (report, ctx: FormatContext) => `${safeJson(buildSarif(report, ctx.cwd), 2)}\n`,
+};

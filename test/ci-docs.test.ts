@@ -1,0 +1,32 @@
+/**
+ * The README's CI section and action.yml use only options the CLI has, and the README's example
+ * command runs as documented.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, runCli, tmpDir } from './helpers.js';
+
+const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const ci = readme.slice(readme.indexOf('## CI reports and gates'));
+const action = readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
+
+describe('CI docs', () => {
+  it('every option named in the README CI section and action.yml exists', async () => {
+    const help = (await runCli(['analyze', '--help'])).stdout;
+    const flags = new Set([...(ci + action).matchAll(/(?<![\w-])--([a-z][a-z-]+)/g)].map((m) => m[1]!));
+    for (const skip of ['no-audit', 'no-fund', 'ignore-scripts', 'body-file']) flags.delete(skip);
+    expect(flags.size).toBeGreaterThan(8);
+    for (const f of flags) expect(help, f).toContain(`--${f.replace(/^no-/, '')}`);
+  });
+
+  it('the README example command writes the reports and applies the gate', async () => {
+    const cmd = /```sh\n(callpair analyze [^`]+)```/.exec(ci)![1]!.replace(/\\\n\s*/g, ' ').trim();
+    const args = cmd.split(/\s+/).slice(1).map((a) => (a === 'captures/' ? path.join(ROOT, 'fixtures', 'orphan-crossed.jsonl') : a));
+    const dir = tmpDir();
+    const r = await runCli(args, { cwd: dir });
+    expect(r.code).toBe(1); // one orphan request, crossed pairs
+    expect(r.stdout).toContain('title=callpair gate%3A max-orphan-requests');
+    for (const f of ['callpair.sarif', 'callpair.junit.xml', 'callpair.json']) expect(existsSync(path.join(dir, f)), f).toBe(true);
+  });
+});

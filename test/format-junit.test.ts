@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { amp, analyzeLines, resetClock, tmpDir, writeCapture } from './helpers.js';
+import { analyze } from '../src/analyze.js';
+import { renderJunit } from '../src/formatters/junit.js';
+
+const parse = (xml: string) => {
+  expect(XMLValidator.validate(xml)).toBe(true);
+  return new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name) }).parse(xml);
+};
+
+describe('junit', () => {
+  it('one testsuite per capture, one testcase per check, failures listing offenders as path:line; parses', async () => {
+    resetClock();
+    const lines = [
+      amp({ event: 'llm:request', id: 'r1', provider: 'p', model: 'm', caller: 'main' }),
+      amp({ event: 'llm:request', id: 'r2', provider: 'p', model: 'm', caller: '<evil>&"\u0000\u001b[2J' }),
+      amp({ event: 'llm:response', id: 'r1', provider: 'p', model: 'm', caller: 'main', status: 'ok' }),
+    ];
+    const report = await analyzeLines(lines, { gate: { maxOrphanRequests: 0, minIdCoverage: 1, maxAmbiguous: 5 } });
+    const xml = renderJunit(report);
+    expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
+    const doc = parse(xml);
+    const suites = doc.testsuites.testsuite;
+    expect(suites).toHaveLength(1);
+    expect(suites[0]['@name']).toBe(report.inputs[0]!.path);
+    const cases = suites[0].testcase;
+    expect(cases.map((c: Record<string, string>) => c['@name'])).toEqual(['error-findings', 'max-orphan-requests', 'max-ambiguous', 'min-id-coverage']);
+    const orphan = cases[1];
+    expect(orphan.failure['@message']).toContain('max-orphan-requests: 1 (limit <= 0)');
+    expect(orphan.failure['#text']).toContain(`${report.inputs[0]!.path}:2 ORPHAN_REQUEST request from <evil>&"`);
+    expect(cases[0].failure).toBeUndefined();
+    expect(cases[2].failure).toBeUndefined();
+    expect(suites[0]['@tests']).toBe('4');
+    expect(suites[0]['@failures']).toBe('1');
+    expect(doc.testsuites['@failures']).toBe('1');
+  });
+
+  it('a failed check with no located offender fails in every capture', async () => {
+    resetClock();
+    const report = await analyzeLines([amp({ event: 'llm:request', provider: 'p', model: 'm' }), amp({ event: 'llm:response', provider: 'p', model: 'm', status: 'ok' })], {
+      gate: { minIdCoverage: 0.5 },
+    });
+    const doc = parse(renderJunit(report));
+    const c = doc.testsuites.testsuite[0].testcase.find((t: Record<string, string>) => t['@name'] === 'min-id-coverage');
+    expect(c.failure['@message']).toContain('min-id-coverage: 0 (limit >= 0.5)');
+  });
+
+  it('with two captures, a check fails only in the capture holding its offenders', async () => {
+    resetClock();
+    const dir = tmpDir();
+    const a = writeCapture([amp({ event: 'llm:request', id: 'a1', provider: 'p', model: 'm' }), amp({ event: 'llm:response', id: 'a1', provider: 'p', model: 'm', status: 'ok' })], 'a.jsonl', dir);
+    const b = writeCapture([amp({ event: 'llm:request', session: 'S2', id: 'b1', provider: 'p', model: 'm' })], 'b.jsonl', dir);
+    const report = await analyze({ inputs: [a, b], gate: { maxOrphanRequests: 0 } });
+    const doc = parse(renderJunit(report));
+    const suites = doc.testsuites.testsuite as Array<Record<string, unknown> & { testcase: Array<Record<string, unknown>> }>;
+    expect(suites.map((s) => [s['@name'], s['@failures']])).toEqual([
+      [a, '0'],
+      [b, '1'],
+    ]);
+    expect((suites[1]!.testcase[1]!.failure as Record<string, string>)['#text']).toBe(`${b}:1 ORPHAN_REQUEST request from main never closed (0 ms before the end of its scope)`);
+  });
+});

@@ -3,7 +3,7 @@
  */
 import type { CommandModule } from 'yargs';
 import { analyze } from '../analyze.js';
-import { FORMAT_NAMES, getFormatter, isFormatName, type FormatName } from '../formatters/index.js';
+import { FORMAT_NAMES, getFormatter, isFormatName, needsTimeline, type FormatName } from '../formatters/index.js';
 import { InputUsageError } from '../input/sources.js';
 import { makeChalk } from './color.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
@@ -28,6 +28,7 @@ async function runAnalyze(a: AnalyzeArgs): Promise<void> {
   const opts = analyzeOptionsFrom(a);
   if (opts.inputs.length === 0) throw new InputUsageError('no input given (a path, a directory, a glob, or - for stdin)');
   if (!isFormatName(a.format)) throw new InputUsageError(`unknown format ${a.format}`);
+  if (needsTimeline([a.format])) opts.timeline = true;
   const report = await analyze(opts);
   const toTTY = !a.output && process.stdout.isTTY === true;
   const chalk = makeChalk({ color: a.color, env: process.env, isTTY: toTTY });

@@ -34,6 +34,8 @@ header{display:flex;align-items:center;gap:18px;flex-wrap:wrap}
 table{border-collapse:collapse;margin:6px 0 12px}
 th,td{border-bottom:1px solid var(--line);padding:4px 10px;text-align:left;vertical-align:top}
 th{background:var(--panel);font-weight:600}
+table.channels th{font-size:12px;line-height:1.25}table.channels td,table.channels th{padding:4px 8px}
+figure.latency figcaption .dim{display:block}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
 .warn{color:var(--ambiguous);font-weight:600}.bad{color:var(--bad);font-weight:600}
 .sev-error{color:var(--bad);font-weight:600}.sev-warning{color:var(--ambiguous);font-weight:600}.sev-note{color:var(--dim)}
@@ -69,7 +71,7 @@ svg .hist{fill:#7e98b8}svg .axis{stroke:var(--dim)}
 svg .pct line{stroke-width:1.5;stroke-dasharray:3 2}svg .pct text{font-size:10.5px;text-anchor:start;font-weight:600}
 svg .pct-p50 line{stroke:var(--exact)}svg .pct-p50 text{fill:var(--exact)}
 svg .pct-p90 line{stroke:var(--ambiguous)}svg .pct-p90 text{fill:var(--ambiguous)}
-svg .pct-p99 line{stroke:var(--bad)}svg .pct-p99 text{fill:var(--bad)}
+svg .pct-p99 line{stroke:var(--bad)}svg .pct-p99 text{fill:var(--bad)}svg .pct text.r{text-anchor:end}
 .note{background:#fff8e1;border:1px solid #ffe082;border-radius:6px;padding:6px 10px;margin:8px 0}
 `;
 
@@ -119,7 +121,7 @@ function summary(r: Report): string {
   if (r.channels.length === 0) out.push('<p class="dim">No channel had any event.</p>');
   else {
     out.push(
-      '<table class="channels"><thead><tr><th>channel</th><th>scopes</th><th>requests</th><th>terminals</th><th>pairs</th><th>by id</th><th>by signature</th><th>by FIFO</th><th>exact</th><th>unambiguous</th><th>ambiguous</th><th>orphan req.</th><th>orphan resp.</th><th>crossed (FIFO)</th><th>comparable</th><th>max in flight</th><th>id coverage</th><th>p50</th><th>p99</th></tr></thead><tbody>',
+      '<table class="channels"><thead><tr><th>channel</th><th>scopes</th><th>requests</th><th>terminals</th><th>pairs</th><th>by id</th><th>by sig.</th><th>by FIFO</th><th>exact</th><th>unamb.</th><th>ambig.</th><th>orphan req.</th><th>orphan resp.</th><th>crossed (FIFO)</th><th>of id pairs</th><th>max in flight</th><th>id cov.</th><th>p50</th><th>p99</th></tr></thead><tbody>',
     );
     r.channels.forEach((ch, i) => out.push(channelRows(ch, i)));
     out.push('</tbody></table>');
@@ -158,8 +160,13 @@ function summary(r: Report): string {
     out.push('</tbody></table>');
   }
   if (r.notes.length > 0) out.push(`<h3>Notes</h3><ul>${r.notes.map((n) => `<li>${text(n, 400)}</li>`).join('')}</ul>`);
+  return out.join('\n');
+}
+
+function inputsSection(r: Report): string {
+  const out: string[] = [];
   // Inputs.
-  out.push('<h3>Inputs</h3><table class="inputs"><thead><tr><th>path</th><th>profile</th><th>lines</th><th>records</th><th>ignored</th><th>malformed</th><th>oversized</th><th>blank</th><th>duplicates</th></tr></thead><tbody>');
+  out.push('<table class="inputs"><thead><tr><th>path</th><th>profile</th><th>lines</th><th>records</th><th>ignored</th><th>malformed</th><th>oversized</th><th>blank</th><th>duplicates</th></tr></thead><tbody>');
   for (const i of r.inputs.slice(0, INPUTS_SHOWN)) {
     out.push(
       `<tr><td class="mono">${text(i.path, 160)}${i.gzip ? ' <span class="dim">gzip</span>' : ''}</td><td>${text(i.profile)}</td><td class="n">${i.lines}</td><td class="n">${i.records}</td><td class="n">${i.ignored}</td><td class="n">${i.malformed}</td><td class="n">${i.oversized}</td><td class="n">${i.blank}</td><td class="n">${i.duplicates}</td></tr>`,
@@ -241,6 +248,9 @@ ${timelineSection(r.timeline)}
 </section>
 <section id="latency"><h2>Latency</h2>
 ${latencySection(r.channels, r.timeline?.latency)}
+</section>
+<section id="inputs"><h2>Inputs</h2>
+${inputsSection(r)}
 </section>
 </body>
 </html>

@@ -60,8 +60,9 @@ function chart(d: LatencyDistribution, g: LatencyGroupReport | undefined): strin
     marks.forEach(([name, v], i) => {
       if (v === null) return;
       const xx = n2(x(v));
+      const right = x(v) > W * 0.72;
       out.push(
-        `<g class="pct pct-${name}"><line x1="${xx}" x2="${xx}" y1="${10 + i * 13}" y2="${H - B}"/><text x="${xx}" y="${18 + i * 13}" dx="4">${name} ${esc(msText(v))}</text></g>`,
+        `<g class="pct pct-${name}"><line x1="${xx}" x2="${xx}" y1="${10 + i * 13}" y2="${H - B}"/><text${right ? ' class="r"' : ''} x="${xx}" y="${18 + i * 13}" dx="${right ? -4 : 4}">${name} ${esc(msText(v))}</text></g>`,
       );
     });
   }

@@ -102,7 +102,7 @@ export function scopeSvg(s: TimelineScope, idx: number): string {
     const h = rows[i]! * ROW + LANE_PAD;
     out.push(
       `<g class="lane" data-lane="${i}"><rect class="lane-bg${i % 2 ? ' odd' : ''}" x="0" y="${n2(top)}" width="${W}" height="${n2(h)}"/>` +
-        `<text class="lane-label" x="${GUTTER - 10}" y="${n2(top + h / 2 + 4)}"><title>${text(caller, 400)}</title>${text(caller, 26)}</text></g>`,
+        `<text class="lane-label" x="${GUTTER - 18}" y="${n2(top + h / 2 + 4)}"><title>${text(caller, 400)}</title>${text(caller, 26)}</text></g>`,
     );
   });
   // Calls.
@@ -140,7 +140,11 @@ export function scopeSvg(s: TimelineScope, idx: number): string {
     const x2 = x(p.request.t);
     const y2 = cy(c.fifoPartner);
     const bend = Math.max(24, Math.abs(y2 - y1) / 2);
-    const d = `M${n2(x1)} ${n2(y1)}C${n2(x1 + bend)} ${n2(y1)},${n2(x2 - bend)} ${n2(y2)},${n2(x2)} ${n2(y2)}`;
+    // Within one row the link bows above the bars; across rows it is an S from terminal to request.
+    const d =
+      Math.abs(y2 - y1) < 1
+        ? `M${n2(x1)} ${n2(y1 - 7)}C${n2(x1)} ${n2(y1 - 22)},${n2(x2)} ${n2(y2 - 22)},${n2(x2)} ${n2(y2 - 7)}`
+        : `M${n2(x1)} ${n2(y1)}C${n2(x1 + bend)} ${n2(y1)},${n2(x2 - bend)} ${n2(y2)},${n2(x2)} ${n2(y2)}`;
     const t = titleLines([
       `FIFO would have given the terminal at ${locText(c.terminal.loc)} (caller ${safeText(c.caller, 80)})`,
       `to the request at ${locText(p.request.loc)} (caller ${safeText(p.caller, 80)})`,

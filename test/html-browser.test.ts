@@ -50,6 +50,9 @@ describe('html report in Chromium', () => {
     expect(bars).toBe(3);
     expect(new Set(barLanes)).toEqual(new Set(['0', '1', '2']));
     expect(links).toBe(2);
+    // The stylesheet applied (the CSP admits it by hash): exact pairs are green.
+    const fill = await w.page.locator('svg.timeline g.call rect.bar').first().evaluate((e) => getComputedStyle(e).fill);
+    expect(fill).toBe('rgb(46, 125, 50)');
     // Every bar is drawn with a size, inside the viewport.
     const boxes = await w.page.locator('svg.timeline g.call rect.bar').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width));
     for (const b of boxes) expect(b).toBeGreaterThan(10);

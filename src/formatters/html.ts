@@ -1,12 +1,13 @@
 /**
  * One self-contained HTML file: the summary (per-channel counts, the gate, the worst findings), a
  * call timeline per scope (worst first), and latency per (provider, model). Inline CSS and inline
- * SVG only — no script, no network, no external asset; a strict Content-Security-Policy says so to
- * the browser too. Capture strings reach the page only as escaped text (see html/escape.ts).
+ * SVG only — no script, no network, no external asset; a strict Content-Security-Policy (the one
+ * stylesheet by hash, nothing else) says so to the browser too. Capture strings reach the page only as escaped text (see html/escape.ts).
  *
  * The timeline needs the report's optional `timeline` field (collected when `timeline: true` is
  * passed to analyze; the CLI does that whenever this format is asked for).
  */
+import { createHash } from 'node:crypto';
 import type { ChannelReport, Report } from '../report/report.js';
 import { FINDING_CODES, SEVERITY_RANK, type Finding } from '../report/findings.js';
 import type { TimelineReport } from '../report/timeline.js';
@@ -18,8 +19,6 @@ import type { Formatter } from './types.js';
 
 const FINDINGS_SHOWN = 40;
 const INPUTS_SHOWN = 50;
-
-export const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 const CSS = `
 :root{--exact:#2e7d32;--unambiguous:#1565c0;--ambiguous:#ef6c00;--orphan:#9e9e9e;--bad:#c62828;--cross:#ad1457;--ink:#1d2430;--dim:#5f6b7a;--line:#d8dee6;--bg:#fff;--panel:#f6f8fa}
@@ -74,6 +73,9 @@ svg .pct-p90 line{stroke:var(--ambiguous)}svg .pct-p90 text{fill:var(--ambiguous
 svg .pct-p99 line{stroke:var(--bad)}svg .pct-p99 text{fill:var(--bad)}svg .pct text.r{text-anchor:end}
 .note{background:#fff8e1;border:1px solid #ffe082;border-radius:6px;padding:6px 10px;margin:8px 0}
 `;
+
+/** Only this exact stylesheet may apply (by hash); no script, no fetch of any kind. */
+export const CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(CSS, 'utf8').digest('base64')}'; base-uri 'none'; form-action 'none'`;
 
 function cell(k: string, v: number | string, cls = 'n'): string {
   return `<td class="${cls}" data-k="${esc(k)}">${esc(String(v))}</td>`;

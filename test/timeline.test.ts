@@ -98,6 +98,27 @@ describe('report.timeline', () => {
     expect(t.omittedScopes.reduce((n, o) => n + o.count, 0)).toBe(6);
     expect(t.omittedScopes.every((o) => o.withProblems === 0)).toBe(true);
 
+    // Problem scopes first, a worse one later: the held set makes room for it.
+    resetClock();
+    const cross = (session: string, n: number) => {
+      const out: object[] = [];
+      for (let i = 0; i < n; i++) {
+        out.push(amp({ event: 'llm:request', session, id: `${session}a${i}`, provider: 'p', model: 'm', caller: 'a' }));
+        out.push(amp({ event: 'llm:request', session, id: `${session}b${i}`, provider: 'p', model: 'm', caller: 'b' }));
+        out.push(amp({ event: 'llm:response', session, id: `${session}b${i}`, provider: 'p', model: 'm', caller: 'b' }));
+        out.push(amp({ event: 'llm:response', session, id: `${session}a${i}`, provider: 'p', model: 'm', caller: 'a' }));
+      }
+      return out;
+    };
+    const r3 = await analyzeLines([...cross('A', 1), ...cross('B', 1), ...cross('C', 3), ...cross('D', 1)], {
+      timeline: { maxScopes: 1, maxHeldScopes: 2 },
+    });
+    expect(r3.timeline!.scopes.map((s) => [s.scope, s.counts.crossedFifo])).toEqual([['C', 6]]);
+    expect(r3.timeline!.omittedScopes).toEqual([
+      { count: 1, reason: 'past-limit', withProblems: 1 },
+      { count: 2, reason: 'not-kept', withProblems: 2 },
+    ]);
+
     const r2 = await analyzeLines(lines, { timeline: { maxScopes: 20, maxCallsPerScope: 3, maxHeldScopes: 20 } });
     const clean = r2.timeline!.scopes.find((s) => s.scope === 'clean0')!;
     expect(clean.calls).toHaveLength(3);

@@ -190,7 +190,7 @@ const LEGEND =
 
 const OMIT_REASON: Record<string, string> = {
   'past-limit': 'past the limit of scopes drawn (less bad than those shown)',
-  'not-kept': 'their calls were not kept during the pass (memory bound: busier, worse scopes held the room)',
+  'not-kept': 'their calls were let go during the pass to bound memory (a fixed number of scopes is held at once; the least bad make room for the next)',
   'no-calls': 'they hold no call to draw (only interims, redundant or duplicate terminals)',
 };
 

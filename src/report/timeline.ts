@@ -138,7 +138,10 @@ interface Held {
   droppedPairs: number;
   droppedOrphans: number;
   open: number;
-  score: number;
+  /** Problems seen so far (orphan requests are only known at the end: open calls stand in for them). */
+  crossed: number;
+  orphans: number;
+  ambiguous: number;
   lastSeen: number;
   partial: boolean;
   /** Requests seen while held and still open, by loc key: for `partial`. */
@@ -174,7 +177,6 @@ export class TimelineCollector {
     h.lastSeen = ++this.tick;
     if (ev.role === 'request') {
       h.open++;
-      h.score++;
       h.seenOpen.add(locKey(ev.loc));
     }
   }
@@ -184,8 +186,8 @@ export class TimelineCollector {
     if (!h) return;
     this.closeOpen(h, p.request.loc);
     const crossed = p.method === 'id' && p.fifoPartner !== undefined && (p.fifoPartner === null || locKey(p.fifoPartner) !== locKey(p.request.loc));
-    if (crossed) h.score++;
-    if (p.confidence === 'ambiguous') h.score++;
+    if (crossed) h.crossed++;
+    if (p.confidence === 'ambiguous') h.ambiguous++;
     const t = p.terminal.attrs;
     const r = p.request.attrs;
     if (h.calls.length - h.orphanRequestsKept >= this.maxCalls) {
@@ -249,7 +251,7 @@ export class TimelineCollector {
   orphanResponse(o: OrphanResponseRecord): void {
     const h = this.held.get(key(o.channel, o.scope));
     if (!h) return;
-    h.score++;
+    h.orphans++;
     if (h.calls.length - h.orphanRequestsKept >= this.maxCalls) {
       h.droppedPairs++;
       return;
@@ -279,10 +281,8 @@ export class TimelineCollector {
 
   private closeOpen(h: Held, loc: Loc): void {
     const k = locKey(loc);
-    if (h.seenOpen.delete(k)) {
-      h.open--;
-      h.score--;
-    } else h.partial = true;
+    if (h.seenOpen.delete(k)) h.open--;
+    else h.partial = true;
   }
 
   /** The held record of a scope, admitting it if there is room or a clean scope can be let go. */
@@ -291,11 +291,11 @@ export class TimelineCollector {
     const h = this.held.get(k);
     if (h) return h;
     if (this.held.size >= this.maxHeld) {
-      // Let go of the cleanest, least recently active scope; never one with a problem or an open call.
+      // A new scope always gets a chance: let go of the least bad scope so far (an open call counts
+      // as a likely orphan), the least recently active among equals. The worst scopes stay held.
       let victim: [string, Held] | null = null;
       for (const e of this.held) {
-        if (e[1].score > 0) continue;
-        if (!victim || e[1].lastSeen < victim[1].lastSeen) victim = e;
+        if (!victim || lessBad(e[1], victim[1])) victim = e;
       }
       if (!victim) return null;
       this.held.delete(victim[0]);
@@ -308,7 +308,9 @@ export class TimelineCollector {
       droppedPairs: 0,
       droppedOrphans: 0,
       open: 0,
-      score: 0,
+      crossed: 0,
+      orphans: 0,
+      ambiguous: 0,
       lastSeen: this.tick,
       partial: false,
       seenOpen: new Set(),
@@ -479,6 +481,10 @@ export class TimelineCollector {
     const fb = this.paths.get(b.path) ?? Number.MAX_SAFE_INTEGER;
     return fa - fb || a.line - b.line || cmpStr(a.path, b.path);
   }
+}
+
+function lessBad(a: Held, b: Held): boolean {
+  return (a.crossed - b.crossed || a.orphans + a.open - (b.orphans + b.open) || a.ambiguous - b.ambiguous || a.lastSeen - b.lastSeen) < 0;
 }
 
 function problems(s: CounterReport): number {

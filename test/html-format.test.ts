@@ -50,6 +50,32 @@ describe('html formatter', () => {
     expect(page).toContain('&lt;script&gt;alert(2)&lt;/script&gt;');
   });
 
+  it('stays under 5 MB with the worst-case strings in every drawn call', async () => {
+    const r = await analyze({ inputs: [fixture('seed-trace.jsonl')], timeline: true });
+    const base = r.timeline!.scopes[0]!;
+    const long = (c: string) => c.repeat(400);
+    const loc = { path: long('p'), line: 123456789 };
+    const call = {
+      ...base.calls[0]!,
+      caller: long('c'),
+      id: long('i').slice(0, 128),
+      provider: long('v'),
+      model: long('m'),
+      tool: long('t'),
+      status: long('s'),
+      errorText: long('e').slice(0, 200),
+      request: { loc, t: 1 },
+      terminal: { loc, t: 2 },
+      crossed: false,
+      fifoPartner: null,
+    };
+    const scope = { ...base, scope: long('S'), lanes: [long('c')], calls: Array.from({ length: 250 }, (_, i) => ({ ...call, lane: 0, end: 2 + i })) };
+    r.timeline!.scopes = Array.from({ length: 20 }, () => scope);
+    const page = html.render(r, ctx);
+    expect(page.length).toBeLessThan(5 * 1024 * 1024);
+    expect(page).toContain('data-omitted="size"');
+  });
+
   it('says when the report holds no timeline', async () => {
     const r = await analyze({ inputs: [fixture('seed-trace.jsonl')] });
     expect(html.render(r, ctx)).toContain('This report holds no timeline');

@@ -19,6 +19,8 @@ import type { Formatter } from './types.js';
 
 const FINDINGS_SHOWN = 40;
 const INPUTS_SHOWN = 50;
+/** Characters of timeline SVG past which no further scope is drawn (the page stays well under 5 MB). */
+const TIMELINE_BUDGET = 3_000_000;
 
 const CSS = `
 :root{--exact:#2e7d32;--unambiguous:#1565c0;--ambiguous:#ef6c00;--orphan:#9e9e9e;--bad:#c62828;--cross:#ad1457;--ink:#1d2430;--dim:#5f6b7a;--line:#d8dee6;--bg:#fff;--panel:#f6f8fa}
@@ -203,7 +205,13 @@ function timelineSection(t: TimelineReport | undefined): string {
       `<p class="note" data-omitted="${o.reason}">${o.count} scope(s) left out: ${esc(OMIT_REASON[o.reason] ?? o.reason)}${o.withProblems > 0 ? `; ${o.withProblems} of them have crossed, orphaned or ambiguous calls (see the findings and the JSON report)` : ''}.</p>`,
     );
   }
+  let bytes = 0;
+  let cutForSize = 0;
   t.scopes.forEach((s, i) => {
+    if (bytes > TIMELINE_BUDGET) {
+      cutForSize++;
+      return;
+    }
     const c = s.counts;
     const facts = [
       `${c.pairs} pair(s)`,
@@ -221,9 +229,12 @@ function timelineSection(t: TimelineReport | undefined): string {
     if (s.omittedCalls) out.push(`<br><span class="note">${s.omittedCalls.count} call(s) of this scope not drawn: ${esc(s.omittedCalls.reason)}.</span>`);
     if (s.unlinkedCrossed > 0) out.push(`<br><span class="dim">${s.unlinkedCrossed} crossed pair(s) without a link: the request FIFO would have given them is not drawn.</span>`);
     out.push('</figcaption>');
-    out.push(scopeSvg(s, i));
+    const svg = scopeSvg(s, i);
+    bytes += svg.length;
+    out.push(svg);
     out.push('</figure>');
   });
+  if (cutForSize > 0) out.push(`<p class="note" data-omitted="size">${cutForSize} more scope(s) not drawn, to keep this file small (their calls are in the JSON report's timeline).</p>`);
   return out.join('\n');
 }
 

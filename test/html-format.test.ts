@@ -76,6 +76,18 @@ describe('html formatter', () => {
     expect(page).toContain('data-omitted="size"');
   });
 
+  it('says when the axis is input order (no timestamps)', async () => {
+    const lines = [
+      { event: 'llm:request', session_id: 'S', data: { provider: 'p', model: 'm', caller: 'a' } },
+      { event: 'llm:response', session_id: 'S', data: { provider: 'p', model: 'm', caller: 'a' } },
+    ];
+    const r = await analyze({ inputs: [writeCapture(lines)], timeline: true });
+    expect(r.timeline!.scopes[0]!.axis).toBe('input-order');
+    const page = html.render(r, ctx);
+    expect(page).toContain('No timestamps: the axis is input order');
+    expect(page).toContain('>#1<');
+  });
+
   it('says when the report holds no timeline', async () => {
     const r = await analyze({ inputs: [fixture('seed-trace.jsonl')] });
     expect(html.render(r, ctx)).toContain('This report holds no timeline');

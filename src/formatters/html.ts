@@ -73,7 +73,7 @@ svg .pct line{stroke-width:1.5;stroke-dasharray:3 2}svg .pct text{font-size:10.5
 svg .pct-p50 line{stroke:var(--exact)}svg .pct-p50 text{fill:var(--exact)}
 svg .pct-p90 line{stroke:var(--ambiguous)}svg .pct-p90 text{fill:var(--ambiguous)}
 svg .pct-p99 line{stroke:var(--bad)}svg .pct-p99 text{fill:var(--bad)}svg .pct text.r{text-anchor:end}
-.note{background:#fff8e1;border:1px solid #ffe082;border-radius:6px;padding:6px 10px;margin:8px 0}
+.note{background:#fff8e1;border:1px solid #ffe082;border-radius:6px;padding:6px 10px;margin:8px 0}span.note{display:inline-block;margin:6px 0 2px;padding:3px 8px}
 `;
 
 /** Only this exact stylesheet may apply (by hash); no script, no fetch of any kind. */
@@ -224,7 +224,7 @@ function timelineSection(t: TimelineReport | undefined): string {
     if (s.axis === 'time') {
       out.push(`<br><span class="dim">axis: time since ${s.start === null ? '—' : esc(new Date(s.start).toISOString())}</span>`);
     } else {
-      out.push('<br><span class="note axis-order">No timestamps: the axis is input order (the position of each event among this scope’s events as read), not time.</span>');
+      out.push('<br><span class="note axis-order">No timestamps: the axis is input order (#n is the position of an event among this scope’s drawn events, as read), not time.</span>');
     }
     if (s.omittedCalls) out.push(`<br><span class="note">${s.omittedCalls.count} call(s) of this scope not drawn: ${esc(s.omittedCalls.reason)}.</span>`);
     if (s.unlinkedCrossed > 0) out.push(`<br><span class="dim">${s.unlinkedCrossed} crossed pair(s) without a link: the request FIFO would have given them is not drawn.</span>`);

@@ -14,6 +14,7 @@ import type { LineSink } from './input/lines.js';
 import { resolveProfiles, type Profile } from './profiles/index.js';
 import type { ProfileContext, RecordHandler, RecordOutcome } from './profiles/types.js';
 import { VERSION } from './version.js';
+import { TimelineCollector, type TimelineOptions } from './report/timeline.js';
 
 export interface AnalyzeOptions {
   /** Paths, directories, globs, or `-` for stdin. */
@@ -47,6 +48,8 @@ export interface AnalyzeOptions {
   drain?: () => Promise<void> | undefined;
   /** Profile-specific options (e.g. assay's `correlationKey`). */
   profileOptions?: Record<string, unknown>;
+  /** Collect the per-call timeline (report field `timeline`, for the html format); off by default. */
+  timeline?: boolean | TimelineOptions;
 }
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -68,13 +71,23 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
     },
     shadowPair: opts.onShadowPair,
   };
+  const timeline = opts.timeline ? new TimelineCollector(opts.timeline === true ? {} : opts.timeline) : null;
+  if (timeline) tapTimeline(sink, timeline);
   const engine = new PairingEngine({
     channels: profiles.flatMap((p) => p.channels),
     sink,
     closedWindow: opts.closedWindow,
     maxOpenCalls: opts.maxOpenCalls,
   });
-  const ctx: ProfileContext = { emit: (ev) => engine.push(ev), finding: (f) => collector.add(f) };
+  const ctx: ProfileContext = {
+    emit: timeline
+      ? (ev) => {
+          timeline.event(ev);
+          return engine.push(ev);
+        }
+      : (ev) => engine.push(ev),
+    finding: (f) => collector.add(f),
+  };
 
   const sources: Source[] = [];
   const walkErrors: string[] = [];
@@ -137,7 +150,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
     totals.duplicates += i.duplicates;
   }
 
-  return {
+  const report: Report = {
     schema: REPORT_SCHEMA,
     tool: { name: 'callpair', version: VERSION },
     inputs,
@@ -149,6 +162,25 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
     findingCounts,
     findingsOmitted,
     gate: evaluateGate(opts.gate ?? {}, findingCounts, channels),
+  };
+  if (timeline) report.timeline = timeline.build(channels, engine.channels.values());
+  return report;
+}
+
+/** The timeline listens to the engine beside any other listener. */
+function tapTimeline(sink: EngineSink, t: TimelineCollector): void {
+  const { pair, orphanRequest, orphanResponse } = sink;
+  sink.pair = (p) => {
+    t.pair(p);
+    pair?.(p);
+  };
+  sink.orphanRequest = (o) => {
+    t.orphanRequest(o);
+    orphanRequest?.(o);
+  };
+  sink.orphanResponse = (o) => {
+    t.orphanResponse(o);
+    orphanResponse?.(o);
   };
 }
 

@@ -8,9 +8,10 @@ export type { Report, ChannelReport, ScopeReport, CounterReport, InputLedgerRepo
 export { REPORT_SCHEMA, ledgerViolations } from './report/report.js';
 export type { Finding, FindingCode, Severity, FindingDataMap, InvalidIdInfo } from './report/findings.js';
 export { FINDING_CODES } from './report/findings.js';
+export type { TimelineReport, TimelineScope, TimelineCall, TimelinePoint, TimelineOptions, LatencyDistribution } from './report/timeline.js';
 export type { Gate, GateCheck, GateOptions } from './report/gate.js';
 export { evaluateGate, GateOptionError, parseFailOn, validateGateOptions } from './report/gate.js';
-export { FORMATTERS, FORMAT_NAMES, getFormatter } from './formatters/index.js';
+export { FORMATTERS, FORMAT_NAMES, getFormatter, needsTimeline } from './formatters/index.js';
 export type { FormatName, Formatter, FormatContext } from './formatters/index.js';
 export { findingMessage } from './report/messages.js';
 export { VERSION } from './version.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { CommandModule } from 'yargs';
 import { Chalk } from 'chalk';
 import { analyze } from '../analyze.js';
-import { FORMAT_NAMES, getFormatter, isFormatName, type FormatName } from '../formatters/index.js';
+import { FORMAT_NAMES, getFormatter, isFormatName, needsTimeline, type FormatName } from '../formatters/index.js';
 import { InputUsageError } from '../input/sources.js';
 import { makeChalk } from './color.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
@@ -41,6 +41,7 @@ async function runAnalyze(a: AnalyzeArgs): Promise<void> {
   if (Array.isArray(a.output)) throw new InputUsageError('--output given more than once');
   const targets = reportTargetsFrom(a);
   if (a.output && targets.some((t) => path.resolve(t.file) === path.resolve(a.output!))) throw new InputUsageError(`--output ${a.output} is also a --report file`);
+  if (needsTimeline([a.format, ...targets.map((t) => t.format)])) opts.timeline = true;
   const report = await analyze(opts);
   const cwd = process.cwd();
   const toTTY = !a.output && process.stdout.isTTY === true;

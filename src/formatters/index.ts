@@ -2,6 +2,7 @@
  * The formatter registry: one map, from which `--format` choices, validation and types derive.
  * Formatters read the report, nothing else.
  */
+import { html } from './html.js';
 import { json } from './json.js';
 import { table } from './table.js';
 import { markdown } from './markdown.js';
@@ -19,6 +20,7 @@ export const FORMATTERS = {
   sarif,
   github,
   ndjson,
+  html,
 } as const satisfies Record<string, Formatter>;
 
 export type FormatName = keyof typeof FORMATTERS;
@@ -30,6 +32,11 @@ export function isFormatName(s: string): s is FormatName {
 
 export function getFormatter(name: FormatName): Formatter {
   return FORMATTERS[name];
+}
+
+/** Does any of these formats need the report's optional timeline (analyze option `timeline`)? */
+export function needsTimeline(names: readonly FormatName[]): boolean {
+  return names.some((n) => FORMATTERS[n].needs?.timeline === true);
 }
 
 export type { Formatter, FormatContext } from './types.js';

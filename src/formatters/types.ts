@@ -13,5 +13,7 @@ export interface Formatter {
   readonly description: string;
   /** File extension for `--report FORMAT=FILE` hints. */
   readonly extension: string;
+  /** What the report must hold for this format (e.g. the html timeline): analyze options to set. */
+  readonly needs?: { readonly timeline?: boolean };
   render(report: Report, ctx: FormatContext): string;
 }

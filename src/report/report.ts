@@ -8,6 +8,7 @@ import type { ChannelState, Counters } from '../engine/engine.js';
 import type { LatencyStats } from '../engine/histogram.js';
 import type { Finding, FindingCode } from './findings.js';
 import type { Gate } from './gate.js';
+import type { TimelineReport } from './timeline.js';
 
 export const REPORT_SCHEMA = 'callpair.report.v1';
 
@@ -87,6 +88,8 @@ export interface Report {
   /** How many findings of each code were left out of `findings` (beyond --max-findings). */
   findingsOmitted: Partial<Record<FindingCode, number>>;
   gate: Gate;
+  /** Per-call timeline and latency distributions, only when asked for (`timeline: true`; the html format). */
+  timeline?: TimelineReport;
 }
 
 function rate(n: number, d: number): number | null {

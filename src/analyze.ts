@@ -166,12 +166,19 @@ async function readOne(
       const loc: Loc = { path, line };
       let outcome: RecordOutcome = 'unclaimed';
       let by = '';
-      for (const { name, h } of handlers) {
-        outcome = h.record(value, loc, raw);
-        if (outcome !== 'unclaimed') {
-          by = name;
-          break;
+      try {
+        for (const { name, h } of handlers) {
+          outcome = h.record(value, loc, raw);
+          if (outcome !== 'unclaimed') {
+            by = name;
+            break;
+          }
         }
+      } catch {
+        // A hostile record that a profile could not handle (e.g. nesting too deep to serialise):
+        // counted as ignored and reported, so the rest of the file is still read.
+        outcome = 'ignored';
+        collector.add(finding('MALFORMED_LINE', { locations: [loc] }, { reason: 'unusable', bytes: raw?.length ?? 0 }));
       }
       if (outcome === 'used') {
         usedTotal++;

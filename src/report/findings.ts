@@ -57,7 +57,8 @@ export interface FindingDataMap {
   DUPLICATE_ID: { id: string; caller: string };
   DUPLICATE_TERMINAL: { id: string; caller: string };
   INVALID_ID: InvalidIdInfo;
-  MALFORMED_LINE: { reason: 'invalid-json' | 'truncated' | 'not-an-object'; bytes: number };
+  /** `unusable`: valid JSON that no profile could handle (counted as an ignored record). */
+  MALFORMED_LINE: { reason: 'invalid-json' | 'truncated' | 'not-an-object' | 'unusable'; bytes: number };
   OVERSIZED_LINE: { bytes: number; limit: number };
   INPUT_ERROR: { error: string; byteOffset: number | null };
   UNSUPPORTED_SCHEMA: { schema: string };

@@ -124,6 +124,8 @@ export interface ChannelState {
   /** Latency per (provider, model) or per tool: key → histogram; label parts kept beside. */
   groups: Map<string, { label: [string | null, string | null]; hist: LatencyHistogram }>;
   openTotal: number;
+  /** Every open request of the channel in arrival order (seq → its scope), so eviction takes the channel's oldest. */
+  openOrder: Map<number, ScopeState>;
   closed: Map<string, true>;
 }
 
@@ -145,7 +147,7 @@ export class PairingEngine {
   addChannel(spec: ChannelSpec): ChannelState {
     let st = this.channels.get(spec.name);
     if (!st) {
-      st = { spec, counters: newCounters(), scopes: new Map(), groups: new Map(), openTotal: 0, closed: new Map() };
+      st = { spec, counters: newCounters(), scopes: new Map(), groups: new Map(), openTotal: 0, openOrder: new Map(), closed: new Map() };
       this.channels.set(spec.name, st);
     }
     return st;
@@ -209,20 +211,31 @@ export class PairingEngine {
     if (inFlight > sc.counters.maxInFlight) sc.counters.maxInFlight = inFlight;
     if (inFlight > ch.counters.maxInFlight) ch.counters.maxInFlight = inFlight;
     ch.openTotal++;
-    if (ch.openTotal > this.maxOpenCalls) this.evictOldest(ch, sc);
+    ch.openOrder.set(seq, sc);
+    if (ch.openTotal > this.maxOpenCalls) this.evictOldest(ch);
   }
 
-  private evictOldest(ch: ChannelState, sc: ScopeState): void {
-    const open = sc.open;
-    if (!open) return;
-    const first = open.all.values().next();
+  /** Over --max-open-calls: the channel's oldest open request becomes an orphan with reason `evicted`. */
+  private evictOldest(ch: ChannelState): void {
+    const first = ch.openOrder.entries().next();
     if (first.done) return;
-    const req = first.value;
+    const [seq, sc] = first.value;
+    const open = sc.open;
+    const req = open?.all.get(seq);
+    if (!open || !req) {
+      ch.openOrder.delete(seq);
+      return;
+    }
     this.removeOpen(ch, sc, req);
-    // The shadows forget it too: an evicted call is gone from every view.
+    // The shadows forget it too: an evicted call is gone from every view. A shadow never holds more
+    // than the scope's open requests (without eviction that holds by construction), so it is trimmed
+    // oldest-first when its own copy of this request was already taken.
     open.fifo.delete(req.seq);
     open.sigShadow.delete(req.seq);
+    trimOldest(open.fifo, open.all.size);
+    trimOldest(open.sigShadow, open.all.size);
     this.orphanRequest(ch, sc, req, 'evicted');
+    this.maybeDropOpen(sc);
   }
 
   private interim(ch: ChannelState, sc: ScopeState, ev: CallEvent): void {
@@ -240,6 +253,7 @@ export class PairingEngine {
   private removeOpen(ch: ChannelState, sc: ScopeState, req: OpenReq): void {
     const open = sc.open!;
     open.all.delete(req.seq);
+    ch.openOrder.delete(req.seq);
     if (req.ev.id !== null) {
       const list = open.byId.get(req.ev.id);
       if (list) {
@@ -461,6 +475,14 @@ export class PairingEngine {
         sc.open = null;
       }
     }
+  }
+}
+
+function trimOldest(m: Map<number, ShadowReq>, max: number): void {
+  while (m.size > max) {
+    const k = m.keys().next();
+    if (k.done) return;
+    m.delete(k.value);
   }
 }
 

@@ -79,7 +79,10 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   await add(opts.upstream, 'upstream');
 
   for (const w of walkErrors) {
-    collector.add(finding('INPUT_ERROR', { locations: [] }, { error: `unreadable directory entry ${w}`, byteOffset: null }));
+    const at = w.lastIndexOf(': ');
+    collector.add(
+      finding('INPUT_ERROR', { locations: [] }, { error: `unreadable directory entry ${w}`, byteOffset: null, path: at > 0 ? w.slice(0, at) : w }),
+    );
   }
 
   const needles = [...new Set(profiles.flatMap((p) => p.needles))].map((n) => Buffer.from(n));
@@ -198,7 +201,7 @@ async function readOne(
   for (const { h } of handlers) h.end?.();
   if (r.error) {
     collector.add(
-      finding('INPUT_ERROR', { locations: [{ path, line: Math.max(1, r.ledger.lines) }] }, { error: r.error.message, byteOffset: r.error.byteOffset }),
+      finding('INPUT_ERROR', { locations: [{ path, line: Math.max(1, r.ledger.lines) }] }, { error: r.error.message, byteOffset: r.error.byteOffset, path }),
     );
   }
   const l = r.ledger;

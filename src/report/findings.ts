@@ -60,7 +60,8 @@ export interface FindingDataMap {
   /** `unusable`: valid JSON that no profile could handle (counted as an ignored record). */
   MALFORMED_LINE: { reason: 'invalid-json' | 'truncated' | 'not-an-object' | 'unusable'; bytes: number };
   OVERSIZED_LINE: { bytes: number; limit: number };
-  INPUT_ERROR: { error: string; byteOffset: number | null };
+  /** `path`: the input (or directory entry) that failed; `byteOffset`: bytes read from it before the failure. */
+  INPUT_ERROR: { error: string; byteOffset: number | null; path?: string };
   UNSUPPORTED_SCHEMA: { schema: string };
   INCONSISTENT_RECORD: { problems: string[] };
   DENIED_BUT_DELIVERED: { tool: string | null; id: string | null };

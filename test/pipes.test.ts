@@ -6,7 +6,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { amp, BIN, resetClock, ROOT, tmpDir } from './helpers.js';
+import { amp, BIN, resetClock, ROOT, runCli, tmpDir } from './helpers.js';
 
 /** Many unanswered calls: a large JSON report (every orphan listed). */
 function bigCapture(file: string, n: number): void {
@@ -37,6 +37,16 @@ function waitExit(child: ReturnType<typeof spawn>): Promise<{ code: number | nul
   return new Promise((res) => child.on('exit', (code, signal) => res({ code, signal, at: Date.now() })));
 }
 
+describe('stdin', () => {
+  it('`callpair analyze -` reads stdin', async () => {
+    const res = await runCli(['analyze', '--format', 'json', '-'], { stdin: readFileSync(path.join(ROOT, 'fixtures', 'seed-trace.jsonl')) });
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const r = JSON.parse(res.stdout) as { inputs: { path: string; lines: number }[] };
+    expect(r.inputs).toEqual([expect.objectContaining({ path: '-', lines: 8 })]);
+  });
+});
+
 describe('SIGINT', () => {
   it('stops a run waiting on a slow stdin within a second, exit 130, one line on stderr', async () => {
     const child = spawn(process.execPath, [BIN, 'analyze', '-'], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -47,6 +57,8 @@ describe('SIGINT', () => {
     child.stdin!.write(JSON.stringify(amp({ event: 'llm:request', id: 'a' })) + '\n');
     // Give node time to start and install its handler (the machine may be busy).
     await new Promise((r) => setTimeout(r, 1500));
+    // Still running: it waits on stdin (a lone `-` must reach the command as stdin).
+    expect(child.exitCode, stderr).toBeNull();
     const sent = Date.now();
     child.kill('SIGINT');
     const { code, signal, at } = await exited;

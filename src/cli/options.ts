@@ -30,8 +30,18 @@ export interface InputArgs {
   color: boolean;
 }
 
+/**
+ * yargs drops a lone `-` positional, so main.ts hands it over as this token (a NUL can never be part
+ * of a path) and `fromArgv` turns it back into `-` (stdin) for every list of inputs.
+ */
+export const STDIN_TOKEN = '\u0000stdin';
+
+export function fromArgv(list: readonly string[] | undefined): string[] {
+  return (list ?? []).map((x) => (x === STDIN_TOKEN ? '-' : x));
+}
+
 export function analyzeOptionsFrom(a: InputArgs): AnalyzeOptions {
-  const inputs = a.inputs ?? [];
+  const inputs = fromArgv(a.inputs);
   if (!Number.isFinite(a.maxLineBytes) || a.maxLineBytes < 1) throw new InputUsageError('--max-line-bytes must be a positive number');
   if (!Number.isInteger(a.maxFindings) || a.maxFindings < 0) throw new InputUsageError('--max-findings must be a whole number');
   if (!Number.isInteger(a.maxOpenCalls) || a.maxOpenCalls < 1) throw new InputUsageError('--max-open-calls must be a positive whole number');

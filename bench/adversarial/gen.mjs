@@ -74,7 +74,7 @@ async function main() {
       const arr = '['.repeat(d) + ']'.repeat(d);
       const obj = '{"a":'.repeat(d) + '1' + '}'.repeat(d);
       for (let k = 0; k < n; k++) {
-        await write(`{"event":"llm:request","session_id":"s","request_id":${arr},"data":${obj}}\n`);
+        await write(`{"event":"llm:request","session_id":"s${k}","request_id":${arr},"data":${obj}}\n`);
         await write(`{"event":"llm:response","session_id":${obj}}\n`);
         await write(`{"event":"llm:x","unclosed":${'['.repeat(d)}\n`);
       }

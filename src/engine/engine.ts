@@ -124,8 +124,8 @@ export interface ChannelState {
   /** Latency per (provider, model) or per tool: key → histogram; label parts kept beside. */
   groups: Map<string, { label: [string | null, string | null]; hist: LatencyHistogram }>;
   openTotal: number;
-  /** Every open request of the channel in arrival order (seq → its scope), so eviction takes the channel's oldest. */
-  openOrder: Map<number, ScopeState>;
+  /** Open requests of the channel in arrival order, so eviction takes the channel's oldest. */
+  openQueue: OpenQueue;
   closed: Map<string, true>;
 }
 
@@ -147,7 +147,7 @@ export class PairingEngine {
   addChannel(spec: ChannelSpec): ChannelState {
     let st = this.channels.get(spec.name);
     if (!st) {
-      st = { spec, counters: newCounters(), scopes: new Map(), groups: new Map(), openTotal: 0, openOrder: new Map(), closed: new Map() };
+      st = { spec, counters: newCounters(), scopes: new Map(), groups: new Map(), openTotal: 0, openQueue: new OpenQueue(), closed: new Map() };
       this.channels.set(spec.name, st);
     }
     return st;
@@ -211,21 +211,16 @@ export class PairingEngine {
     if (inFlight > sc.counters.maxInFlight) sc.counters.maxInFlight = inFlight;
     if (inFlight > ch.counters.maxInFlight) ch.counters.maxInFlight = inFlight;
     ch.openTotal++;
-    ch.openOrder.set(seq, sc);
+    ch.openQueue.push(req, sc, ch.openTotal);
     if (ch.openTotal > this.maxOpenCalls) this.evictOldest(ch);
   }
 
   /** Over --max-open-calls: the channel's oldest open request becomes an orphan with reason `evicted`. */
   private evictOldest(ch: ChannelState): void {
-    const first = ch.openOrder.entries().next();
-    if (first.done) return;
-    const [seq, sc] = first.value;
-    const open = sc.open;
-    const req = open?.all.get(seq);
-    if (!open || !req) {
-      ch.openOrder.delete(seq);
-      return;
-    }
+    const first = ch.openQueue.shiftLive();
+    if (!first) return;
+    const { req, sc } = first;
+    const open = sc.open!;
     this.removeOpen(ch, sc, req);
     // The shadows forget it too: an evicted call is gone from every view. A shadow never holds more
     // than the scope's open requests (without eviction that holds by construction), so it is trimmed
@@ -253,7 +248,6 @@ export class PairingEngine {
   private removeOpen(ch: ChannelState, sc: ScopeState, req: OpenReq): void {
     const open = sc.open!;
     open.all.delete(req.seq);
-    ch.openOrder.delete(req.seq);
     if (req.ev.id !== null) {
       const list = open.byId.get(req.ev.id);
       if (list) {
@@ -476,6 +470,54 @@ export class PairingEngine {
       }
     }
   }
+}
+
+/**
+ * The arrival order of a channel's open requests: a queue with lazy deletion (a closed request
+ * stays until it reaches the head or the queue is compacted), so push and evict are amortised O(1)
+ * — a Map used as a queue would rescan its deleted head entries on every eviction. Compacted when
+ * stale entries outnumber live ones, so it holds at most about twice the open requests.
+ */
+export class OpenQueue {
+  private items: Array<{ req: OpenReq; sc: ScopeState } | undefined> = [];
+  private head = 0;
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+
+  push(req: OpenReq, sc: ScopeState, open: number): void {
+    this.items.push({ req, sc });
+    if (this.length > 2 * open + 1024) this.compact();
+  }
+
+  /** Removes and returns the oldest entry still open, or null. */
+  shiftLive(): { req: OpenReq; sc: ScopeState } | null {
+    while (this.head < this.items.length) {
+      const it = this.items[this.head];
+      this.items[this.head++] = undefined;
+      if (this.head > 4096 && this.head * 2 > this.items.length) {
+        this.items = this.items.slice(this.head);
+        this.head = 0;
+      }
+      if (it && isOpen(it)) return it;
+    }
+    return null;
+  }
+
+  private compact(): void {
+    const live: Array<{ req: OpenReq; sc: ScopeState }> = [];
+    for (let i = this.head; i < this.items.length; i++) {
+      const it = this.items[i];
+      if (it && isOpen(it)) live.push(it);
+    }
+    this.items = live;
+    this.head = 0;
+  }
+}
+
+function isOpen(it: { req: OpenReq; sc: ScopeState }): boolean {
+  return it.sc.open?.all.get(it.req.seq) === it.req;
 }
 
 function trimOldest(m: Map<number, ShadowReq>, max: number): void {

@@ -131,6 +131,10 @@ export interface ChannelState {
 
 let seqCounter = 0;
 
+/** Latency groups kept per channel before further (provider, model) pairs share one overflow group. */
+export const MAX_LATENCY_GROUPS = 10_000;
+const OVERFLOW_GROUP = '\u0001overflow';
+
 export class PairingEngine {
   readonly channels = new Map<string, ChannelState>();
   private readonly sink: EngineSink;
@@ -386,7 +390,14 @@ export class PairingEngine {
     if (latencyMs !== null && latencyMs >= 0) {
       const key = `${groupLabel[0] ?? ''}\u0000${groupLabel[1] ?? ''}`;
       let g = ch.groups.get(key);
-      if (!g) ch.groups.set(key, (g = { label: groupLabel, hist: new LatencyHistogram() }));
+      if (!g) {
+        // Distinct (provider, model) pairs are capture-supplied: past MAX_LATENCY_GROUPS they share
+        // one overflow group, so hostile names cannot grow memory without bound.
+        if (ch.groups.size >= MAX_LATENCY_GROUPS) {
+          g = ch.groups.get(OVERFLOW_GROUP);
+          if (!g) ch.groups.set(OVERFLOW_GROUP, (g = { label: ['(other groups)', null], hist: new LatencyHistogram() }));
+        } else ch.groups.set(key, (g = { label: groupLabel, hist: new LatencyHistogram() }));
+      }
       g.hist.record(latencyMs, ev.loc);
     }
 

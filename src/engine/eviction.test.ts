@@ -97,3 +97,26 @@ describe('--max-open-calls eviction', () => {
     );
   });
 });
+
+describe('latency groups under hostile names', () => {
+  it('past MAX_LATENCY_GROUPS distinct (provider, model) pairs share one overflow group', async () => {
+    const { MAX_LATENCY_GROUPS } = await import('./engine.js');
+    const { e } = engine(1_000_000);
+    const n = MAX_LATENCY_GROUPS + 50;
+    for (let k = 0; k < n; k++) {
+      const req = ev('request', 'S', `r${k}`);
+      req.time = 0;
+      req.attrs = { provider: 'p', model: `m${k}` };
+      const term = ev('terminal', 'S', `r${k}`);
+      term.time = 5;
+      term.attrs = { provider: 'p', model: `m${k}` };
+      e.push(req);
+      e.push(term);
+    }
+    const ch = e.channels.get('llm')!;
+    expect(ch.groups.size).toBe(MAX_LATENCY_GROUPS + 1);
+    let total = 0;
+    for (const g of ch.groups.values()) total += g.hist.count;
+    expect(total).toBe(n);
+  });
+});

@@ -18,7 +18,10 @@ export function clipText(s: string, max = MAX_KEPT_TEXT): string {
   const c = s.charCodeAt(cut - 1);
   if (c >= 0xd800 && c <= 0xdbff) cut--;
   const hash = createHash('sha256').update(s).digest('hex').slice(0, 12);
-  return `${s.slice(0, cut)}…[+${s.length - cut} chars, sha256 ${hash}]`;
+  // A copy, not a slice: V8 slices keep the whole parent string alive (a 100 KB session id would
+  // stay in memory for as long as its scope does). utf16le round-trips every code unit exactly.
+  const head = Buffer.from(s.slice(0, cut), 'utf16le').toString('utf16le');
+  return `${head}…[+${s.length - cut} chars, sha256 ${hash}]`;
 }
 
 export function clipOrNull(s: string | null | undefined): string | null {

@@ -15,7 +15,7 @@ import { analyze } from '../src/analyze.js';
 import { FORMATTERS } from '../src/formatters/index.js';
 import { ledgerViolations, type Report } from '../src/report/report.js';
 import { runCli, tmpDir } from './helpers.js';
-import { chunkedStream, eventRecord, fcParams, FUZZ_RUNS, FUZZ_TIME_MS, joinLines, mutate, mutation, physicalLines, REAL_LINES } from './hostile-gen.js';
+import { chunkedStream, eventRecord, fcParams, FUZZ_RUNS, FUZZ_TEST_TIMEOUT, FUZZ_TIME_MS, joinLines, mutate, mutation, physicalLines, REAL_LINES } from './hostile-gen.js';
 
 const chalk = new Chalk({ level: 3 });
 
@@ -63,7 +63,7 @@ function checkInvariants(report: Report, buf: Buffer): void {
 
 const chunkSizes = fc.array(fc.integer({ min: 1, max: 64 }), { maxLength: 4 });
 
-describe('fuzz: analyze() never throws and always balances its ledger', () => {
+describe('fuzz: analyze() never throws and always balances its ledger', { timeout: FUZZ_TEST_TIMEOUT }, () => {
   it('random bytes', async () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 2048 }), chunkSizes, fc.boolean(), async (bytes, sizes, validateAll) => {
@@ -123,7 +123,7 @@ describe('fuzz: analyze() never throws and always balances its ledger', () => {
   });
 });
 
-describe('fuzz: the CLI exits 0 on garbage, with nothing on stderr', () => {
+describe('fuzz: the CLI exits 0 on garbage, with nothing on stderr', { timeout: FUZZ_TEST_TIMEOUT }, () => {
   it('random bytes and mutated lines through the built binary', async () => {
     const dir = tmpDir();
     let k = 0;

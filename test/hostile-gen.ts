@@ -11,6 +11,8 @@ import { fixture } from './helpers.js';
 export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 /** Per-property time limit in ms (fast-check stops early, the runs made still count). */
 export const FUZZ_TIME_MS = Number(process.env.FUZZ_TIME_MS ?? 2500);
+/** Vitest timeout for a fuzz test: room for a property that runs to its time limit (the CLI one to 4×). */
+export const FUZZ_TEST_TIMEOUT = FUZZ_TIME_MS * 5 + 60_000;
 /** A fixed seed unless FUZZ_SEED is set (so `npm test` is reproducible; `npm run fuzz` explores). */
 export const FUZZ_SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : process.env.FUZZ_RUNS ? undefined : 424242;
 

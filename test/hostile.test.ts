@@ -18,7 +18,7 @@ import { FORMATTERS } from '../src/formatters/index.js';
 import { ledgerViolations, type Report } from '../src/report/report.js';
 import { sha256Prefix } from '../src/profiles/ids.js';
 import { runCli, tmpDir } from './helpers.js';
-import { fcParams, HOSTILE_PIECES, hostileString } from './hostile-gen.js';
+import { fcParams, FUZZ_TEST_TIMEOUT, HOSTILE_PIECES, hostileString } from './hostile-gen.js';
 
 const FORMATS = Object.entries(FORMATTERS);
 /** Formats whose purpose is machine processing: they escape, and may keep a string whole up to the profile's clip. */
@@ -191,7 +191,7 @@ describe('invalid ids never leak through the CLI, byte for byte, in every format
   });
 });
 
-describe('fuzz: random hostile strings in every capture field stay out of every format raw', () => {
+describe('fuzz: random hostile strings in every capture field stay out of every format raw', { timeout: FUZZ_TEST_TIMEOUT }, () => {
   it('holds for generated strings', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(hostileString, { minLength: 1, maxLength: 6 }), async (hs) => {

@@ -5,6 +5,7 @@
  *
  *   node bench/adversarial/gen.mjs open-calls N     N llm:request lines, never answered (unique ids)
  *   node bench/adversarial/gen.mjs huge-line BYTES   one needle line of BYTES bytes, then one normal call
+ *   node bench/adversarial/gen.mjs doc-line BYTES    one minified JSON array of calls on a single line of BYTES bytes
  *   node bench/adversarial/gen.mjs scopes N          N sessions, one answered call each
  *   node bench/adversarial/gen.mjs deep N DEPTH      N needle lines whose request_id / data nest DEPTH levels
  *   node bench/adversarial/gen.mjs long-strings N LEN  N calls whose session/provider/model/caller are LEN chars
@@ -60,6 +61,21 @@ async function main() {
       await write(`{"ts":"${ts(5)}","event":"llm:response","session_id":"s","request_id":"r1","data":{"provider":"p"}}\n`);
       break;
     }
+    case 'doc-line': {
+      // A minified JSON document: one physical line of BYTES bytes holding an array of calls.
+      let left = Number(a);
+      let k = 0;
+      await write('[');
+      left--;
+      while (left > 300) {
+        const r = `{"ts":"${ts(k)}","event":"llm:${k % 2 ? 'response' : 'request'}","session_id":"s","request_id":"r${k >> 1}","data":{"provider":"p","blob":"${'z'.repeat(800)}"}},`;
+        await write(r);
+        left -= r.length;
+        k++;
+      }
+      await write(`{"event":"session:end"}]\n`);
+      break;
+    }
     case 'scopes': {
       const n = Number(a);
       for (let k = 0; k < n; k++) {
@@ -90,7 +106,7 @@ async function main() {
       break;
     }
     default:
-      process.stderr.write('usage: gen.mjs open-calls N | huge-line BYTES | scopes N | deep N DEPTH | long-strings N LEN\n');
+      process.stderr.write('usage: gen.mjs open-calls N | huge-line BYTES | doc-line BYTES | scopes N | deep N DEPTH | long-strings N LEN\n');
       process.exit(2);
   }
   await flush();

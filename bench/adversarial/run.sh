@@ -18,6 +18,7 @@ cases=(
   "open-calls-2M-max100k|open-calls 2000000|--max-open-calls 100000|(c=>\`requests \${c.requests}, orphans \${c.orphanRequests}, evicted \${c.evictedRequests}\`)(r.channels[0])"
   "open-calls-1M-default|open-calls 1000000||(c=>\`requests \${c.requests}, orphans \${c.orphanRequests}, evicted \${c.evictedRequests}\`)(r.channels[0])"
   "huge-line-2GB|huge-line 2147483648||\`lines \${r.totals.lines}, oversized \${r.totals.oversized}, pairs \${r.channels[0].pairs.total}\`"
+  "minified-document-256MB|doc-line 268435456||\`format \${r.inputs[0].format}, lines \${r.totals.lines}, records \${r.totals.records}, pairs \${r.channels[0].pairs.total}\`"
   "scopes-100k|scopes 100000||\`scopes \${r.channels[0].scopeCount}, pairs \${r.channels[0].pairs.total}\`"
   "deep-nesting-30x100k|deep 30 100000|--validate-all|\`lines \${r.totals.lines}, records \${r.totals.records}, malformed \${r.totals.malformed}, invalid ids \${r.findingCounts.INVALID_ID}\`"
   "long-strings-10k-x-100KB|long-strings 10000 100000||\`requests \${r.channels[0].requests}, scopes \${r.channels[0].scopeCount}\`"

@@ -103,7 +103,10 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   await add(opts.upstream, 'upstream');
 
   for (const w of walkErrors) {
-    collector.add(finding('INPUT_ERROR', { locations: [] }, { error: `unreadable directory entry ${w}`, byteOffset: null }));
+    const at = w.lastIndexOf(': ');
+    collector.add(
+      finding('INPUT_ERROR', { locations: [] }, { error: `unreadable directory entry ${w}`, byteOffset: null, path: at > 0 ? w.slice(0, at) : w }),
+    );
   }
 
   const needles = [...new Set(profiles.flatMap((p) => p.needles))].map((n) => Buffer.from(n));
@@ -209,12 +212,19 @@ async function readOne(
       const loc: Loc = { path, line };
       let outcome: RecordOutcome = 'unclaimed';
       let by = '';
-      for (const { name, h } of handlers) {
-        outcome = h.record(value, loc, raw);
-        if (outcome !== 'unclaimed') {
-          by = name;
-          break;
+      try {
+        for (const { name, h } of handlers) {
+          outcome = h.record(value, loc, raw);
+          if (outcome !== 'unclaimed') {
+            by = name;
+            break;
+          }
         }
+      } catch {
+        // A hostile record that a profile could not handle (e.g. nesting too deep to serialise):
+        // counted as ignored and reported, so the rest of the file is still read.
+        outcome = 'ignored';
+        collector.add(finding('MALFORMED_LINE', { locations: [loc] }, { reason: 'unusable', bytes: raw?.length ?? 0 }));
       }
       if (outcome === 'used') {
         usedTotal++;
@@ -234,7 +244,7 @@ async function readOne(
   for (const { h } of handlers) h.end?.();
   if (r.error) {
     collector.add(
-      finding('INPUT_ERROR', { locations: [{ path, line: Math.max(1, r.ledger.lines) }] }, { error: r.error.message, byteOffset: r.error.byteOffset }),
+      finding('INPUT_ERROR', { locations: [{ path, line: Math.max(1, r.ledger.lines) }] }, { error: r.error.message, byteOffset: r.error.byteOffset, path }),
     );
   }
   const l = r.ledger;

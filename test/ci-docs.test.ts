@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { ROOT, runCli, tmpDir } from './helpers.js';
 
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-const ci = readme.slice(readme.indexOf('## CI reports and gates'));
+const ciStart = readme.indexOf('## CI reports and gates');
+const ciEnd = readme.indexOf('\n## ', ciStart + 1);
+const ci = readme.slice(ciStart, ciEnd === -1 ? undefined : ciEnd);
 const action = readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
 
 describe('CI docs', () => {

@@ -5,9 +5,6 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 
-/** Stands for `-` (stdin) in argv, since yargs-parser drops a lone `-`. */
-export const STDIN_SENTINEL = '\u0000-';
-
 export const EXIT_OK = 0;
 export const EXIT_GATE = 1;
 export const EXIT_USAGE = 2;

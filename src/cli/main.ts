@@ -5,9 +5,9 @@
  */
 import { hideBin } from 'yargs/helpers';
 import { buildCli } from './commands.js';
-import { installPipeGuards, STDIN_SENTINEL } from './io.js';
+import { installPipeGuards } from './io.js';
+import { STDIN_TOKEN } from './options.js';
 
 installPipeGuards();
-// yargs-parser drops a lone `-`; carry it through as a sentinel no path can hold (NUL).
-const argv = hideBin(process.argv).map((a) => (a === '-' ? STDIN_SENTINEL : a));
-await buildCli(argv).parseAsync();
+// yargs drops a lone `-` (stdin) positional: it travels as STDIN_TOKEN and is mapped back in options.ts.
+await buildCli(hideBin(process.argv).map((a) => (a === '-' ? STDIN_TOKEN : a))).parseAsync();

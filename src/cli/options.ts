@@ -6,7 +6,7 @@ import type { Argv } from 'yargs';
 import { DEFAULT_MAX_FINDINGS, DEFAULT_MAX_LINE_BYTES, type AnalyzeOptions } from '../analyze.js';
 import { profileNames, UnknownProfileError } from '../profiles/index.js';
 import { InputUsageError } from '../input/sources.js';
-import { diag, EXIT_USAGE, STDIN_SENTINEL } from './io.js';
+import { diag, EXIT_USAGE } from './io.js';
 
 /** Options every capture-reading command takes. */
 export function inputOptions<T>(y: Argv<T>) {
@@ -36,8 +36,18 @@ export interface InputArgs {
   correlationKey?: string;
 }
 
+/**
+ * yargs drops a lone `-` positional, so main.ts hands it over as this token (a NUL can never be part
+ * of a path) and `fromArgv` turns it back into `-` (stdin) for every list of inputs.
+ */
+export const STDIN_TOKEN = '\u0000stdin';
+
+export function fromArgv(list: readonly string[] | undefined): string[] {
+  return (list ?? []).map((x) => (x === STDIN_TOKEN ? '-' : x));
+}
+
 export function analyzeOptionsFrom(a: InputArgs): AnalyzeOptions {
-  const inputs = (a.inputs ?? []).map((i) => (i === STDIN_SENTINEL ? '-' : String(i)));
+  const inputs = fromArgv(a.inputs);
   if (!Number.isFinite(a.maxLineBytes) || a.maxLineBytes < 1) throw new InputUsageError('--max-line-bytes must be a positive number');
   if (!Number.isInteger(a.maxFindings) || a.maxFindings < 0) throw new InputUsageError('--max-findings must be a whole number');
   if (!Number.isInteger(a.maxOpenCalls) || a.maxOpenCalls < 1) throw new InputUsageError('--max-open-calls must be a positive whole number');
@@ -75,8 +85,8 @@ export async function guarded(body: () => Promise<void>): Promise<void> {
 /** Assay's inputs and options (`--caller`, `--upstream`, `--correlation-key`). */
 function assayOptionsFrom(a: InputArgs): Pick<AnalyzeOptions, 'caller' | 'upstream' | 'profileOptions'> {
   const out: Pick<AnalyzeOptions, 'caller' | 'upstream' | 'profileOptions'> = {};
-  if (a.caller && a.caller.length > 0) out.caller = a.caller.map(String);
-  if (a.upstream && a.upstream.length > 0) out.upstream = a.upstream.map(String);
+  if (a.caller && a.caller.length > 0) out.caller = fromArgv(a.caller.map(String));
+  if (a.upstream && a.upstream.length > 0) out.upstream = fromArgv(a.upstream.map(String));
   if (a.correlationKey !== undefined) {
     const k = String(a.correlationKey);
     if (k === '') throw new InputUsageError('--correlation-key must not be empty');

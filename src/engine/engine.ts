@@ -129,10 +129,16 @@ export interface ChannelState {
   /** Latency per (provider, model) or per tool: key → histogram; label parts kept beside. */
   groups: Map<string, { label: [string | null, string | null]; hist: LatencyHistogram }>;
   openTotal: number;
+  /** Open requests of the channel in arrival order, so eviction takes the channel's oldest. */
+  openQueue: OpenQueue;
   closed: Map<string, true>;
 }
 
 let seqCounter = 0;
+
+/** Latency groups kept per channel before further (provider, model) pairs share one overflow group. */
+export const MAX_LATENCY_GROUPS = 10_000;
+const OVERFLOW_GROUP = '\u0001overflow';
 
 export class PairingEngine {
   readonly channels = new Map<string, ChannelState>();
@@ -150,7 +156,7 @@ export class PairingEngine {
   addChannel(spec: ChannelSpec): ChannelState {
     let st = this.channels.get(spec.name);
     if (!st) {
-      st = { spec, counters: newCounters(), scopes: new Map(), groups: new Map(), openTotal: 0, closed: new Map() };
+      st = { spec, counters: newCounters(), scopes: new Map(), groups: new Map(), openTotal: 0, openQueue: new OpenQueue(), closed: new Map() };
       this.channels.set(spec.name, st);
     }
     return st;
@@ -214,20 +220,26 @@ export class PairingEngine {
     if (inFlight > sc.counters.maxInFlight) sc.counters.maxInFlight = inFlight;
     if (inFlight > ch.counters.maxInFlight) ch.counters.maxInFlight = inFlight;
     ch.openTotal++;
-    if (ch.openTotal > this.maxOpenCalls) this.evictOldest(ch, sc);
+    ch.openQueue.push(req, sc, ch.openTotal);
+    if (ch.openTotal > this.maxOpenCalls) this.evictOldest(ch);
   }
 
-  private evictOldest(ch: ChannelState, sc: ScopeState): void {
-    const open = sc.open;
-    if (!open) return;
-    const first = open.all.values().next();
-    if (first.done) return;
-    const req = first.value;
+  /** Over --max-open-calls: the channel's oldest open request becomes an orphan with reason `evicted`. */
+  private evictOldest(ch: ChannelState): void {
+    const first = ch.openQueue.shiftLive();
+    if (!first) return;
+    const { req, sc } = first;
+    const open = sc.open!;
     this.removeOpen(ch, sc, req);
-    // The shadows forget it too: an evicted call is gone from every view.
+    // The shadows forget it too: an evicted call is gone from every view. A shadow never holds more
+    // than the scope's open requests (without eviction that holds by construction), so it is trimmed
+    // oldest-first when its own copy of this request was already taken.
     open.fifo.delete(req.seq);
     open.sigShadow.delete(req.seq);
+    trimOldest(open.fifo, open.all.size);
+    trimOldest(open.sigShadow, open.all.size);
     this.orphanRequest(ch, sc, req, 'evicted');
+    this.maybeDropOpen(sc);
   }
 
   private interim(ch: ChannelState, sc: ScopeState, ev: CallEvent): void {
@@ -393,7 +405,14 @@ export class PairingEngine {
     if (latencyMs !== null && latencyMs >= 0) {
       const key = `${groupLabel[0] ?? ''}\u0000${groupLabel[1] ?? ''}`;
       let g = ch.groups.get(key);
-      if (!g) ch.groups.set(key, (g = { label: groupLabel, hist: new LatencyHistogram() }));
+      if (!g) {
+        // Distinct (provider, model) pairs are capture-supplied: past MAX_LATENCY_GROUPS they share
+        // one overflow group, so hostile names cannot grow memory without bound.
+        if (ch.groups.size >= MAX_LATENCY_GROUPS) {
+          g = ch.groups.get(OVERFLOW_GROUP);
+          if (!g) ch.groups.set(OVERFLOW_GROUP, (g = { label: ['(other groups)', null], hist: new LatencyHistogram() }));
+        } else ch.groups.set(key, (g = { label: groupLabel, hist: new LatencyHistogram() }));
+      }
       g.hist.record(latencyMs, ev.loc);
     }
 
@@ -503,6 +522,62 @@ export class PairingEngine {
         sc.open = null;
       }
     }
+  }
+}
+
+/**
+ * The arrival order of a channel's open requests: a queue with lazy deletion (a closed request
+ * stays until it reaches the head or the queue is compacted), so push and evict are amortised O(1)
+ * — a Map used as a queue would rescan its deleted head entries on every eviction. Compacted when
+ * stale entries outnumber live ones, so it holds at most about twice the open requests.
+ */
+export class OpenQueue {
+  private items: Array<{ req: OpenReq; sc: ScopeState } | undefined> = [];
+  private head = 0;
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+
+  push(req: OpenReq, sc: ScopeState, open: number): void {
+    this.items.push({ req, sc });
+    if (this.length > 2 * open + 1024) this.compact();
+  }
+
+  /** Removes and returns the oldest entry still open, or null. */
+  shiftLive(): { req: OpenReq; sc: ScopeState } | null {
+    while (this.head < this.items.length) {
+      const it = this.items[this.head];
+      this.items[this.head++] = undefined;
+      if (this.head > 4096 && this.head * 2 > this.items.length) {
+        this.items = this.items.slice(this.head);
+        this.head = 0;
+      }
+      if (it && isOpen(it)) return it;
+    }
+    return null;
+  }
+
+  private compact(): void {
+    const live: Array<{ req: OpenReq; sc: ScopeState }> = [];
+    for (let i = this.head; i < this.items.length; i++) {
+      const it = this.items[i];
+      if (it && isOpen(it)) live.push(it);
+    }
+    this.items = live;
+    this.head = 0;
+  }
+}
+
+function isOpen(it: { req: OpenReq; sc: ScopeState }): boolean {
+  return it.sc.open?.all.get(it.req.seq) === it.req;
+}
+
+function trimOldest(m: Map<number, ShadowReq>, max: number): void {
+  while (m.size > max) {
+    const k = m.keys().next();
+    if (k.done) return;
+    m.delete(k.value);
   }
 }
 

@@ -21,12 +21,15 @@ const MAX_CHANNEL_ROWS = 20;
 const MAX_NOTES = 20;
 
 /**
- * Capture text made inert in Markdown: controls and bidi stripped, then every character with a
- * Markdown or HTML meaning backslash-escaped, and autolinks (`http://`, `www.`, e-mail) broken.
+ * Capture text made inert in Markdown: controls and bidi stripped; `&`, `<`, `>` written as HTML
+ * entities (inert in every renderer, even one that ignores backslash escapes before HTML); every
+ * other character with a Markdown meaning backslash-escaped; autolinks (`http://`, `www.`,
+ * e-mail) broken.
  */
 export function mdText(s: string, max = 120): string {
   return safeText(s, max)
-    .replace(/[\\`*_{}[\]<>!|~&@$^]/g, (c) => `\\${c}`)
+    .replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'))
+    .replace(/[\\`*_{}[\]!|~@$^]/g, (c) => `\\${c}`)
     .replace(/:(?=\/\/)/g, '\\:')
     .replace(/(www)\./gi, '$1\\.');
 }

@@ -6,8 +6,9 @@
 
 // CSI (ESC [ … final), OSC (ESC ] … BEL | ESC \), other ESC sequences, and 8-bit CSI/OSC.
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u009b[0-?]*[ -/]*[@-~]|\u009d[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[@-_]?/g;
-// C0 (except none: tab/newline are also replaced, a table cell is one line), DEL, C1, bidi controls, and lone surrogates.
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+// C0 (except none: tab/newline are also replaced, a table cell is one line), DEL, C1, bidi controls,
+// line/paragraph separators (U+2028/2029 break lines in terminals and editors), and lone surrogates.
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 export const DEFAULT_MAX_TEXT = 200;
 

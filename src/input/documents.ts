@@ -15,6 +15,9 @@ import type { LineLedger, LineSink } from './lines.js';
 
 type Token = { name: string; value?: unknown };
 
+/** Longest piece of one line held before it is fed to the tokenizer. */
+const PART = 1 << 16;
+
 export class DocumentReader {
   readonly ledger: LineLedger = { lines: 0, blank: 0, malformed: 0, oversized: 0, parsed: 0, unparsed: 0, bytes: 0 };
   private readonly parse = jsonParser({ jsonStreaming: true, packValues: true, streamValues: false });
@@ -31,6 +34,8 @@ export class DocumentReader {
   private valueChars = 0;
   private failed = false;
   private skippingValue = false;
+  /** Part of the current physical line was already fed (a line longer than PART chars). */
+  private inLine = false;
 
   constructor(opts: { sink: LineSink; maxValueBytes: number }) {
     this.sink = opts.sink;
@@ -49,6 +54,12 @@ export class DocumentReader {
     }
     this.pending = text.slice(pos);
     text = '';
+    // A long line (a minified document is one line) is fed in parts, never accumulated whole:
+    // holding it would grow without bound and re-scan it on every chunk.
+    if (this.pending.length > PART) {
+      this.feedText(this.pending, false);
+      this.pending = '';
+    }
   }
 
   end(): void {
@@ -66,10 +77,19 @@ export class DocumentReader {
   }
 
   private feedLine(text: string): void {
-    this.line++;
-    this.ledger.lines++;
+    this.feedText(text, true);
+  }
+
+  /** Feeds text of the current physical line; `endsLine` when it holds the line's end. */
+  private feedText(text: string, endsLine: boolean): void {
+    const first = !this.inLine;
+    this.inLine = !endsLine;
+    if (first) {
+      this.line++;
+      this.ledger.lines++;
+    }
     if (this.failed) return;
-    if (this.line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    if (first && this.line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (this.asm || this.skippingValue) this.valueChars += text.length;
     try {
       this.tokens(this.parse(text));

@@ -94,7 +94,8 @@ export async function readSource(source: Source, sink: LineSink, opts: ReadOptio
     const decoded = reader?.ledger.bytes ?? 0;
     error = { message: errText(e), byteOffset: gzip ? compressedBytes : decoded };
   } finally {
-    if (!gzip && typeof (raw as { destroy?: () => void }).destroy === 'function' && source.file !== null) {
+    // Also after a gzip error: the file stream under a failed gunzip would otherwise stay open.
+    if (typeof (raw as { destroy?: () => void }).destroy === 'function' && source.file !== null) {
       (raw as unknown as { destroy: () => void }).destroy();
     }
   }
@@ -112,7 +113,7 @@ function errText(e: unknown): string {
   if (err && typeof err === 'object') {
     if (err.code === 'Z_DATA_ERROR' || err.code === 'Z_BUF_ERROR') return `corrupt gzip data (${err.message})`;
     if (err.message === 'unexpected end of file') return 'truncated gzip stream (unexpected end of file)';
-    return err.code ? `${err.code}: ${err.message}` : err.message;
+    return err.code && !String(err.message).startsWith(err.code) ? `${err.code}: ${err.message}` : String(err.message);
   }
   return String(e);
 }

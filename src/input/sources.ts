@@ -47,6 +47,8 @@ async function walk(dir: string, out: string[], errors: string[]): Promise<void>
     const p = path.join(dir, ent.name);
     if (ent.isDirectory()) await walk(p, out, errors);
     else if ((ent.isFile() || ent.isSymbolicLink()) && isCaptureName(ent.name)) out.push(p);
+    // A FIFO, socket or device named like a capture would block or fail: reported, never read.
+    else if (isCaptureName(ent.name)) errors.push(`${p}: not a regular file`);
   }
 }
 

@@ -10,6 +10,7 @@ import type { CallAttrs, CallEvent, ChannelSpec, Loc, Role, Usage } from '../mod
 import { finding } from '../report/findings.js';
 import type { Source } from '../input/sources.js';
 import { checkCorrelationId } from './ids.js';
+import { clipOrNull, clipText } from './clip.js';
 import { parseTime } from './time.js';
 import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from './types.js';
 import { asNumber, asObject, asString, field } from './types.js';
@@ -89,23 +90,23 @@ export function amplifierProfile(): Profile {
 function toEvent(top: Record<string, unknown>, name: string, role: Role, loc: Loc, ctx: ProfileContext): CallEvent {
   const data = asObject(top.data);
   const sid = field(top, data, 'session_id');
-  const scope = typeof sid === 'string' ? sid : typeof sid === 'number' ? String(sid) : '';
+  const scope = typeof sid === 'string' ? clipText(sid) : typeof sid === 'number' ? String(sid) : '';
   const idCheck = checkCorrelationId('request_id', field(top, data, 'request_id'));
   let id: string | null = null;
   if (idCheck.kind === 'valid') id = idCheck.id;
   else if (idCheck.kind === 'invalid') ctx.finding(finding('INVALID_ID', { channel: 'llm', scope, locations: [loc] }, idCheck.info));
 
   const time = parseTime(data?.timestamp) ?? parseTime(top.ts) ?? parseTime(top.timestamp);
-  const statedCaller = asString(data?.caller) ?? asString(data?.purpose);
+  const statedCaller = clipOrNull(asString(data?.caller) ?? asString(data?.purpose));
   const caller = statedCaller ?? 'main';
-  const provider = asString(field(top, data, 'provider'));
-  const model = asString(field(top, data, 'model'));
+  const provider = clipOrNull(asString(field(top, data, 'provider')));
+  const model = clipOrNull(asString(field(top, data, 'model')));
 
   const attrs: CallAttrs = { kind: name, provider, model };
   if (role === 'terminal') {
-    const status = asString(field(top, data, 'status'));
+    const status = clipOrNull(asString(field(top, data, 'status')));
     attrs.status = name === 'provider:error' ? 'error' : (status ?? 'ok');
-    attrs.error = errorText(field(top, data, 'error'));
+    attrs.error = clipOrNull(errorText(field(top, data, 'error')));
     attrs.usage = readUsage(field(top, data, 'usage'));
     attrs.durationMs = asNumber(field(top, data, 'duration_ms'));
   }

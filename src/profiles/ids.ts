@@ -40,10 +40,12 @@ export function sha256Prefix(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 12);
 }
 
+/** JSON text of a hostile value; a value too deep to serialise (stack overflow) gets a fixed stand-in. */
 function safeStringify(v: unknown): string {
   try {
-    return JSON.stringify(v) ?? String(v);
+    return JSON.stringify(v) ?? typeof v;
   } catch {
-    return String(v);
+    // String(v) would recurse too (Array.prototype.join), so no second attempt.
+    return `[unserialisable ${Array.isArray(v) ? 'array' : typeof v}]`;
   }
 }

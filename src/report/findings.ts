@@ -57,9 +57,11 @@ export interface FindingDataMap {
   DUPLICATE_ID: { id: string; caller: string };
   DUPLICATE_TERMINAL: { id: string; caller: string };
   INVALID_ID: InvalidIdInfo;
-  MALFORMED_LINE: { reason: 'invalid-json' | 'truncated' | 'not-an-object'; bytes: number };
+  /** `unusable`: valid JSON that no profile could handle (counted as an ignored record). */
+  MALFORMED_LINE: { reason: 'invalid-json' | 'truncated' | 'not-an-object' | 'unusable'; bytes: number };
   OVERSIZED_LINE: { bytes: number; limit: number };
-  INPUT_ERROR: { error: string; byteOffset: number | null };
+  /** `path`: the input (or directory entry) that failed; `byteOffset`: bytes read from it before the failure. */
+  INPUT_ERROR: { error: string; byteOffset: number | null; path?: string };
   UNSUPPORTED_SCHEMA: { schema: string };
   /** `kind: 'malformed'`: a field has the wrong JSON type; otherwise the record contradicts itself or its vocabulary. */
   INCONSISTENT_RECORD: { problems: string[]; kind?: 'inconsistent' | 'malformed' };

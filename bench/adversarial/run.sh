@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Adversarial input, bounded memory (issue 7): each case streams a generated capture into
+# `callpair analyze -` (nothing is written to disk, nothing kept in git) and measures the peak RSS
+# with GNU time (`apt-get install time` if /usr/bin/time is missing). Prints one Markdown row per case.
+#
+#   bench/adversarial/run.sh            all cases (several minutes)
+#   bench/adversarial/run.sh scopes     only the cases whose name contains "scopes"
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+[ -x /usr/bin/time ] || { echo "needs GNU time: apt-get install time" >&2; exit 2; }
+[ -f dist/cli/main.js ] || npm run build >/dev/null
+out=${TMPDIR:-/tmp}/callpair-adversarial
+mkdir -p "$out"
+filter=${1:-}
+
+# name | generator args | callpair args | node expression over the report `r` that summarises it
+cases=(
+  "open-calls-2M-max100k|open-calls 2000000|--max-open-calls 100000|(c=>\`requests \${c.requests}, orphans \${c.orphanRequests}, evicted \${c.evictedRequests}\`)(r.channels[0])"
+  "open-calls-1M-default|open-calls 1000000||(c=>\`requests \${c.requests}, orphans \${c.orphanRequests}, evicted \${c.evictedRequests}\`)(r.channels[0])"
+  "huge-line-2GB|huge-line 2147483648||\`lines \${r.totals.lines}, oversized \${r.totals.oversized}, pairs \${r.channels[0].pairs.total}\`"
+  "minified-document-256MB|doc-line 268435456||\`format \${r.inputs[0].format}, lines \${r.totals.lines}, records \${r.totals.records}, pairs \${r.channels[0].pairs.total}\`"
+  "scopes-100k|scopes 100000||\`scopes \${r.channels[0].scopeCount}, pairs \${r.channels[0].pairs.total}\`"
+  "deep-nesting-30x100k|deep 30 100000|--validate-all|\`lines \${r.totals.lines}, records \${r.totals.records}, malformed \${r.totals.malformed}, invalid ids \${r.findingCounts.INVALID_ID}\`"
+  "long-strings-10k-x-100KB|long-strings 10000 100000||\`requests \${r.channels[0].requests}, scopes \${r.channels[0].scopeCount}\`"
+)
+
+echo "| case | callpair args | peak RSS | wall | exit | report |"
+echo "|---|---|---:|---:|---:|---|"
+for c in "${cases[@]}"; do
+  IFS='|' read -r name gen args expr <<<"$c"
+  [[ -n "$filter" && "$name" != *"$filter"* ]] && continue
+  # shellcheck disable=SC2086
+  set +e
+  node bench/adversarial/gen.mjs $gen | /usr/bin/time -v -o "$out/$name.time" node dist/cli/main.js analyze --format json $args - >"$out/$name.json" 2>"$out/$name.err"
+  code=$?
+  set -e
+  rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f MB", $2/1024}' "$out/$name.time")
+  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$out/$name.time")
+  summary=$(node -e "const r=JSON.parse(require('fs').readFileSync(process.argv[1],'utf8')); console.log($expr)" "$out/$name.json" 2>/dev/null || echo "no report: $(head -c 200 "$out/$name.err")")
+  echo "| $name | ${args:-(defaults)} | $rss | $wall | $code | $summary |"
+done

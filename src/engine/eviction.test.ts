@@ -1,0 +1,122 @@
+/**
+ * --max-open-calls (issue 7): open requests beyond the bound are evicted oldest-first over the whole
+ * channel, reported as orphans with reason `evicted`, never silently dropped; the shadows never hold
+ * more than the open requests, so memory stays bounded by the limit.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { CallEvent, ChannelSpec, OrphanRequestRecord, Role } from '../model.js';
+import type { Finding } from '../report/findings.js';
+import { PairingEngine } from './engine.js';
+
+const SPEC: ChannelSpec = { name: 'llm', ordered: false, signatureFields: ['provider'] };
+let line = 0;
+function ev(role: Role, scope: string, id: string | null, provider: string | null = 'p'): CallEvent {
+  return { role, channel: 'llm', scope, id, sig: [provider], time: null, caller: 'c', attrs: {}, loc: { path: 'x', line: ++line } };
+}
+
+function engine(max: number) {
+  const orphans: OrphanRequestRecord[] = [];
+  const findings: Finding[] = [];
+  const e = new PairingEngine({ channels: [SPEC], sink: { finding: (f) => findings.push(f), orphanRequest: (o) => orphans.push(o) }, maxOpenCalls: max });
+  return { e, orphans, findings };
+}
+
+describe('--max-open-calls eviction', () => {
+  it('evicts the channel-wide oldest open request, across scopes, as an orphan with reason evicted', () => {
+    const { e, orphans, findings } = engine(3);
+    for (let k = 1; k <= 5; k++) e.push(ev('request', `S${k}`, `r${k}`));
+    expect(orphans.map((o) => [o.scope, o.reason])).toEqual([
+      ['S1', 'evicted'],
+      ['S2', 'evicted'],
+    ]);
+    expect(findings.filter((f) => f.code === 'ORPHAN_REQUEST' && f.data.reason === 'evicted')).toHaveLength(2);
+    const ch = e.channels.get('llm')!;
+    expect(ch.openTotal).toBe(3);
+    expect(ch.counters.evicted).toBe(2);
+    // The evicted scope holds no open state any more.
+    expect(ch.scopes.get('S1')!.open).toBeNull();
+    e.finish();
+    expect(orphans.map((o) => o.reason)).toEqual(['evicted', 'evicted', 'end-of-input', 'end-of-input', 'end-of-input']);
+    expect(ch.counters.requests).toBe(ch.counters.pairs + ch.counters.orphanRequests);
+  });
+
+  it('a terminal for an evicted request is an orphan response, not a pair with a stranger', () => {
+    const { e } = engine(1);
+    e.push(ev('request', 'S', 'a'));
+    e.push(ev('request', 'S', 'b'));
+    e.push(ev('terminal', 'S', 'a'));
+    const ch = e.channels.get('llm')!;
+    expect(ch.counters.orphanResponses).toBe(1);
+    expect(ch.counters.pairs).toBe(0);
+  });
+
+  it('trims a shadow whose copy of the evicted request was already taken', () => {
+    const { e } = engine(2);
+    e.push(ev('request', 'S', 'a'));
+    e.push(ev('request', 'S', 'b'));
+    e.push(ev('terminal', 'S', 'b')); // id pairs b; FIFO shadow takes a
+    e.push(ev('request', 'S', 'c'));
+    e.push(ev('request', 'S', 'd')); // 3 open > 2: evicts a
+    const open = e.channels.get('llm')!.scopes.get('S')!.open!;
+    expect(open.all.size).toBe(2);
+    expect(open.fifo.size).toBeLessThanOrEqual(2);
+    expect(open.sigShadow.size).toBeLessThanOrEqual(2);
+  });
+
+  it('property: open calls and shadows never exceed the bound, and the ledger balances', { timeout: 600_000 }, () => {
+    const event = fc.record({
+      role: fc.constantFrom<Role>('request', 'request', 'terminal', 'interim'),
+      scope: fc.constantFrom('A', 'B', 'C'),
+      id: fc.option(fc.constantFrom('1', '2', '3', '4'), { nil: null }),
+      provider: fc.option(fc.constantFrom('p', 'q'), { nil: null }),
+    });
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 60 }), fc.integer({ min: 1, max: 6 }), (evs, max) => {
+        const { e } = engine(max);
+        const ch = e.channels.get('llm') ?? null;
+        for (const x of evs) {
+          e.push(ev(x.role, x.scope, x.id, x.provider));
+          const st = e.channels.get('llm')!;
+          expect(st.openTotal).toBeLessThanOrEqual(max);
+          expect(st.openQueue.length).toBeGreaterThanOrEqual(st.openTotal);
+          expect(st.openQueue.length).toBeLessThanOrEqual(2 * st.openTotal + 1024);
+          for (const sc of st.scopes.values()) {
+            if (!sc.open) continue;
+            expect(sc.open.fifo.size).toBeLessThanOrEqual(sc.open.all.size);
+            expect(sc.open.sigShadow.size).toBeLessThanOrEqual(sc.open.all.size);
+          }
+        }
+        e.finish();
+        const c = (ch ?? e.channels.get('llm')!).counters;
+        expect(c.requests).toBe(c.pairs + c.orphanRequests);
+        expect(c.terminals).toBe(c.pairs + c.orphanResponses + c.duplicateTerminals + c.redundant);
+
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 200), ...(process.env.FUZZ_RUNS ? {} : { seed: 7 }) },
+    );
+  });
+});
+
+describe('latency groups under hostile names', () => {
+  it('past MAX_LATENCY_GROUPS distinct (provider, model) pairs share one overflow group', async () => {
+    const { MAX_LATENCY_GROUPS } = await import('./engine.js');
+    const { e } = engine(1_000_000);
+    const n = MAX_LATENCY_GROUPS + 50;
+    for (let k = 0; k < n; k++) {
+      const req = ev('request', 'S', `r${k}`);
+      req.time = 0;
+      req.attrs = { provider: 'p', model: `m${k}` };
+      const term = ev('terminal', 'S', `r${k}`);
+      term.time = 5;
+      term.attrs = { provider: 'p', model: `m${k}` };
+      e.push(req);
+      e.push(term);
+    }
+    const ch = e.channels.get('llm')!;
+    expect(ch.groups.size).toBe(MAX_LATENCY_GROUPS + 1);
+    let total = 0;
+    for (const g of ch.groups.values()) total += g.hist.count;
+    expect(total).toBe(n);
+  });
+});

@@ -1,0 +1,29 @@
+/**
+ * Capture strings are hostile and may be huge (a 60 MB "model" on one line). Profiles clip every
+ * free-text string they keep in an event (scope, caller, provider, model, status, error, tool) to a
+ * bounded length, so the engine's memory is bounded per open call and per scope, never by line
+ * size. A clipped string ends with a marker that names the cut length and a SHA-256 prefix of the
+ * whole string, so two different long strings never compare equal after clipping (signatures and
+ * scopes stay exact up to a 48-bit hash).
+ */
+import { createHash } from 'node:crypto';
+
+/** Longest capture string kept in an event, in UTF-16 code units (before the marker). */
+export const MAX_KEPT_TEXT = 1024;
+
+export function clipText(s: string, max = MAX_KEPT_TEXT): string {
+  if (s.length <= max) return s;
+  let cut = max;
+  // Never split a surrogate pair.
+  const c = s.charCodeAt(cut - 1);
+  if (c >= 0xd800 && c <= 0xdbff) cut--;
+  const hash = createHash('sha256').update(s).digest('hex').slice(0, 12);
+  // A copy, not a slice: V8 slices keep the whole parent string alive (a 100 KB session id would
+  // stay in memory for as long as its scope does). utf16le round-trips every code unit exactly.
+  const head = Buffer.from(s.slice(0, cut), 'utf16le').toString('utf16le');
+  return `${head}…[+${s.length - cut} chars, sha256 ${hash}]`;
+}
+
+export function clipOrNull(s: string | null | undefined): string | null {
+  return s === null || s === undefined ? null : clipText(s);
+}

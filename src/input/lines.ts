@@ -20,8 +20,11 @@ export interface LineLedger {
 }
 
 export interface LineSink {
-  /** A parsed record. `raw` is the line's bytes (a view valid only during the call). */
-  record(value: unknown, line: number, raw: Buffer | null): void;
+  /**
+   * A parsed record. `raw` is the line's bytes (a view valid only during the call), or null when
+   * the bytes were read elsewhere (a worker, `--jobs`); `digest` is then a SHA-256 of those bytes.
+   */
+  record(value: unknown, line: number, raw: Buffer | null, digest?: string): void;
   malformed(line: number, reason: 'invalid-json' | 'truncated', bytes: number): void;
   oversized(line: number, bytes: number): void;
 }
@@ -32,6 +35,13 @@ export interface LineReaderOptions {
   /** Parse every line, needle or not. */
   validateAll: boolean;
   sink: LineSink;
+  /** Strip a UTF-8 BOM at the start of the first chunk (default true). */
+  bom?: boolean;
+  /**
+   * Parallel reading (`--jobs`): a non-blank, not oversized line is handed here instead of being
+   * evaluated (needles, JSON.parse) in this thread. `buf` is the chunk (`inChunk`) or a line of its own.
+   */
+  dispatch?: (buf: Buffer, s: number, e: number, line: number, inChunk: boolean, terminated: boolean, bytes: number) => void;
 }
 
 const NL = 0x0a;
@@ -39,10 +49,9 @@ const CR = 0x0d;
 
 export class LineReader {
   readonly ledger: LineLedger = { lines: 0, blank: 0, malformed: 0, oversized: 0, parsed: 0, unparsed: 0, bytes: 0 };
-  private readonly needles: readonly Buffer[];
-  private readonly next: number[];
+  private readonly eval: LineEvaluator | null;
+  private readonly dispatch: LineReaderOptions['dispatch'] | null;
   private readonly max: number;
-  private readonly all: boolean;
   private readonly sink: LineSink;
   /** Pieces of a line that spans chunks. */
   private carry: Buffer[] = [];
@@ -53,11 +62,11 @@ export class LineReader {
   private first = true;
 
   constructor(opts: LineReaderOptions) {
-    this.needles = opts.needles;
-    this.next = opts.needles.map(() => -1);
     this.max = opts.maxLineBytes;
-    this.all = opts.validateAll || opts.needles.length === 0;
     this.sink = opts.sink;
+    this.dispatch = opts.dispatch ?? null;
+    this.eval = this.dispatch ? null : new LineEvaluator(opts.needles, opts.validateAll, opts.sink, this.ledger);
+    if (opts.bom === false) this.first = false;
   }
 
   push(chunk: Buffer): void {
@@ -67,7 +76,7 @@ export class LineReader {
       this.first = false;
       if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) pos = 3;
     }
-    for (let i = 0; i < this.next.length; i++) this.next[i] = -1;
+    this.eval?.newChunk();
     const len = chunk.length;
     while (pos < len) {
       const nl = chunk.indexOf(NL, pos);
@@ -155,11 +164,43 @@ export class LineReader {
       this.ledger.blank++;
       return;
     }
+    if (this.dispatch) this.dispatch(buf, s, e, n, inChunk, terminated, e - start);
+    else this.eval!.line(buf, s, e, n, inChunk, terminated, e - start);
+  }
+}
+
+/**
+ * What happens to one non-blank line that fits: the needle test on bytes, then (on a hit, or with
+ * --validate-all) decode and JSON.parse. Shared by the single-threaded reader and the workers.
+ */
+export class LineEvaluator {
+  private readonly needles: readonly Buffer[];
+  private readonly next: number[];
+  private readonly all: boolean;
+
+  constructor(
+    needles: readonly Buffer[],
+    validateAll: boolean,
+    private readonly sink: LineSink,
+    private readonly ledger: Pick<LineLedger, 'parsed' | 'unparsed' | 'malformed'>,
+  ) {
+    this.needles = needles;
+    this.next = needles.map(() => -1);
+    this.all = validateAll || needles.length === 0;
+  }
+
+  /** Call before the lines of a new buffer (the needle positions cached are per buffer). */
+  newChunk(): void {
+    for (let i = 0; i < this.next.length; i++) this.next[i] = -1;
+  }
+
+  /** `s..e` is the line without CR and leading blanks; `bytes` its length as reported. */
+  line(buf: Buffer, s: number, e: number, n: number, inChunk: boolean, terminated: boolean, bytes: number): void {
     if (!this.all && !(inChunk ? this.hasNeedleInChunk(buf, s, e) : this.hasNeedle(buf, s, e))) {
       if (!terminated && !looksComplete(buf, s, e)) {
         // A crash mid-write: the last line is cut. Counted as malformed, whatever it held.
         this.ledger.malformed++;
-        this.sink.malformed(n, 'truncated', e - start);
+        this.sink.malformed(n, 'truncated', bytes);
         return;
       }
       this.ledger.unparsed++;
@@ -170,7 +211,7 @@ export class LineReader {
       value = JSON.parse(buf.toString('utf8', s, e));
     } catch {
       this.ledger.malformed++;
-      this.sink.malformed(n, terminated ? 'invalid-json' : 'truncated', e - start);
+      this.sink.malformed(n, terminated ? 'invalid-json' : 'truncated', bytes);
       return;
     }
     this.ledger.parsed++;

@@ -3,12 +3,13 @@
  * fast path (lines.ts) or a JSON document (documents.ts). A read that fails mid-input keeps what
  * was read and reports the failure with its byte offset.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { Source } from './sources.js';
 import { LineReader, type LineLedger, type LineSink } from './lines.js';
 import { DocumentReader } from './documents.js';
+import { ParallelLineReader, type WorkerPool } from './parallel.js';
 
 export interface ReadOptions {
   needles: readonly Buffer[];
@@ -16,6 +17,9 @@ export interface ReadOptions {
   validateAll: boolean;
   /** For stdin. */
   stdin?: NodeJS.ReadableStream;
+  /** Parallel reading (`--jobs`): JSONL files of at least `parallelMinBytes` (default 4 MiB) use it. */
+  pool?: WorkerPool | null;
+  parallelMinBytes?: number;
 }
 
 export interface ReadResult {
@@ -27,6 +31,18 @@ export interface ReadResult {
 }
 
 const CHUNK = 1 << 20;
+const PARALLEL_MIN_BYTES = 4 << 20;
+
+/** Workers only pay off on files of some size (stdin: always, when a pool is given). */
+function usePool(source: Source, opts: ReadOptions): WorkerPool | null {
+  if (!opts.pool) return null;
+  if (source.file === null) return opts.pool;
+  try {
+    return statSync(source.file).size >= (opts.parallelMinBytes ?? PARALLEL_MIN_BYTES) ? opts.pool : null;
+  } catch {
+    return null;
+  }
+}
 
 function rawStream(source: Source, opts: ReadOptions): NodeJS.ReadableStream {
   if (source.file === null) return opts.stdin ?? process.stdin;
@@ -72,7 +88,8 @@ export async function readSource(source: Source, sink: LineSink, opts: ReadOptio
     bytes = rest();
   }
 
-  let reader: { push(b: Buffer): void; end(): void; ledger: LineLedger } | null = null;
+  const pool = usePool(source, opts);
+  let reader: { push(b: Buffer): void | Promise<void>; end(): void | Promise<void>; ledger: LineLedger } | null = null;
   let format: 'jsonl' | 'json' = 'jsonl';
   let error: ReadResult['error'] = null;
   try {
@@ -82,9 +99,12 @@ export async function readSource(source: Source, sink: LineSink, opts: ReadOptio
         reader =
           format === 'json'
             ? new DocumentReader({ sink, maxValueBytes: opts.maxLineBytes })
-            : new LineReader({ needles: opts.needles, maxLineBytes: opts.maxLineBytes, validateAll: opts.validateAll, sink });
+            : pool
+              ? new ParallelLineReader(pool, { maxLineBytes: opts.maxLineBytes, sink })
+              : new LineReader({ needles: opts.needles, maxLineBytes: opts.maxLineBytes, validateAll: opts.validateAll, sink });
       }
-      reader.push(chunk);
+      const wait = reader.push(chunk);
+      if (wait) await wait;
     }
   } catch (e) {
     const decoded = reader?.ledger.bytes ?? 0;
@@ -95,7 +115,7 @@ export async function readSource(source: Source, sink: LineSink, opts: ReadOptio
     }
   }
   if (!reader) reader = new LineReader({ needles: opts.needles, maxLineBytes: opts.maxLineBytes, validateAll: opts.validateAll, sink });
-  reader.end();
+  await reader.end();
   return { format, gzip, ledger: reader.ledger, error };
 }
 

@@ -1,0 +1,233 @@
+/**
+ * Parallel reading (`--jobs N`): this thread frames lines exactly as the single-threaded reader
+ * does (the same LineReader: BOM, CRLF, blank, oversized, chunk-spanning lines, line numbers) and
+ * hands the non-blank lines, in batches, to worker threads that test the needles, decode and
+ * JSON.parse. Results are applied strictly in batch order, so the profiles and the pairing see the
+ * same records, in the same order, with the same line numbers as with `--jobs 1`: same report,
+ * byte for byte.
+ */
+import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { LineReader, type LineLedger, type LineSink } from './lines.js';
+import { OP_LINE, OP_OVERSIZED, OP_SIZE, type BatchIn, type BatchOut, type WorkerInit } from './parallel-protocol.js';
+
+export type { WorkerInit } from './parallel-protocol.js';
+
+function workerUrl(): URL {
+  const u = new URL('./worker.js', import.meta.url);
+  // Under a TypeScript test runner this file is src/input/parallel.ts: use the built worker.
+  return existsSync(u) ? u : new URL('../../dist/input/worker.js', import.meta.url);
+}
+
+interface Slot {
+  worker: Worker;
+  pending: number;
+}
+
+/** A pool of workers for one analysis; `close()` ends them. */
+export class WorkerPool {
+  private readonly slots: Slot[] = [];
+  private readonly handlers = new Map<number, (out: BatchOut) => void>();
+  private failure: Error | null = null;
+  private onFailure: ((e: Error) => void) | null = null;
+
+  constructor(
+    readonly size: number,
+    private readonly init: WorkerInit,
+  ) {}
+
+  private start(): void {
+    if (this.slots.length) return;
+    for (let i = 0; i < this.size; i++) {
+      const worker = new Worker(workerUrl(), { workerData: this.init });
+      const slot: Slot = { worker, pending: 0 };
+      worker.on('message', (out: BatchOut) => {
+        slot.pending--;
+        const h = this.handlers.get(out.seq);
+        this.handlers.delete(out.seq);
+        h?.(out);
+      });
+      worker.on('error', (e) => this.fail(e));
+      worker.on('exit', (code) => {
+        if (code !== 0) this.fail(new Error(`a reader worker exited with code ${code}`));
+      });
+      this.slots.push(slot);
+    }
+  }
+
+  private fail(e: Error): void {
+    if (this.failure) return;
+    this.failure = e;
+    this.onFailure?.(e);
+  }
+
+  /** Sends a batch to the least busy worker. */
+  submit(batch: BatchIn, transfer: ArrayBuffer[], done: (out: BatchOut) => void, failed: (e: Error) => void): void {
+    this.start();
+    if (this.failure) return failed(this.failure);
+    this.onFailure = failed;
+    let best = this.slots[0]!;
+    for (const s of this.slots) if (s.pending < best.pending) best = s;
+    best.pending++;
+    this.handlers.set(batch.seq, done);
+    best.worker.postMessage(batch, transfer);
+  }
+
+  async close(): Promise<void> {
+    const slots = this.slots.splice(0);
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+}
+
+/** Same interface as LineReader, but `push` may return a promise (back-pressure) and `end` does. */
+export class ParallelLineReader {
+  readonly ledger: LineLedger;
+  private readonly framer: LineReader;
+  private ops: number[] = [];
+  private bufs: Buffer[] = [];
+  /** The chunk being framed, and the range of it that lines use. */
+  private chunk: Buffer | null = null;
+  private chunkIdx = -1;
+  private chunkLo = 0;
+  private chunkHi = 0;
+  private seq = 0;
+  private applied = 0;
+  private readonly done = new Map<number, BatchOut>();
+  private inFlight = 0;
+  private readonly maxInFlight: number;
+  private wake: (() => void) | null = null;
+  private error: Error | null = null;
+
+  constructor(
+    private readonly pool: WorkerPool,
+    opts: { maxLineBytes: number; sink: LineSink },
+  ) {
+    this.maxInFlight = pool.size * 3;
+    this.framer = new LineReader({
+      needles: [],
+      maxLineBytes: opts.maxLineBytes,
+      validateAll: false,
+      sink: {
+        record() {},
+        malformed() {},
+        oversized: (line, bytes) => this.ops.push(OP_OVERSIZED, 0, 0, 0, line, bytes, 0),
+      },
+      dispatch: (buf, s, e, line, inChunk, terminated, bytes) => this.line(buf, s, e, line, inChunk, terminated, bytes),
+    });
+    this.ledger = this.framer.ledger;
+    this.sink = opts.sink;
+  }
+
+  private readonly sink: LineSink;
+
+  private line(buf: Buffer, s: number, e: number, line: number, inChunk: boolean, terminated: boolean, bytes: number): void {
+    let idx: number;
+    let off = 0;
+    if (inChunk && buf === this.chunk) {
+      if (this.chunkIdx < 0) {
+        this.chunkIdx = this.bufs.length;
+        this.bufs.push(buf);
+        this.chunkLo = s;
+      }
+      idx = this.chunkIdx;
+      this.chunkHi = e;
+      off = this.chunkLo;
+    } else {
+      idx = this.bufs.length;
+      this.bufs.push(buf.subarray(s, e));
+      off = s;
+    }
+    this.ops.push(OP_LINE, idx, s - off, e - off, line, bytes, (inChunk ? 1 : 0) | (terminated ? 2 : 0));
+  }
+
+  push(chunk: Buffer): Promise<void> | void {
+    if (this.error) return;
+    this.chunk = chunk;
+    this.chunkIdx = -1;
+    this.framer.push(chunk);
+    this.chunk = null;
+    this.flush();
+    if (this.inFlight >= this.maxInFlight) return this.drain(this.maxInFlight - 1);
+  }
+
+  async end(): Promise<void> {
+    this.framer.end();
+    this.flush();
+    await this.drain(0);
+    if (this.error) throw this.error;
+  }
+
+  private drain(limit: number): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        // On a failure, stop waiting: end() reports it.
+        if (this.error || this.inFlight <= limit) {
+          this.wake = null;
+          resolve();
+        }
+      };
+      this.wake = check;
+      check();
+    });
+  }
+
+  /** Ships the ops framed so far as one batch; copies the bytes they use into fresh memory. */
+  private flush(): void {
+    if (this.ops.length === 0) return;
+    const bufs: Uint8Array[] = [];
+    const transfer: ArrayBuffer[] = [];
+    for (let i = 0; i < this.bufs.length; i++) {
+      let b = this.bufs[i]!;
+      if (i === this.chunkIdx) b = b.subarray(this.chunkLo, this.chunkHi);
+      const copy = new Uint8Array(new ArrayBuffer(b.length));
+      copy.set(b);
+      bufs.push(copy);
+      transfer.push(copy.buffer);
+    }
+    const ops = Float64Array.from(this.ops);
+    transfer.push(ops.buffer);
+    const batch: BatchIn = { seq: this.seq++, bufs, ops };
+    this.ops = [];
+    this.bufs = [];
+    this.chunkIdx = -1;
+    this.inFlight++;
+    this.pool.submit(
+      batch,
+      transfer,
+      (out) => {
+        this.done.set(out.seq, out);
+        this.applyReady();
+      },
+      (e) => {
+        this.error = e;
+        this.wake?.();
+      },
+    );
+  }
+
+  /** Applies finished batches in order. */
+  private applyReady(): void {
+    try {
+      for (;;) {
+        const out = this.done.get(this.applied);
+        if (!out) break;
+        this.done.delete(this.applied);
+        this.applied++;
+        this.inFlight--;
+        this.ledger.parsed += out.parsed;
+        this.ledger.unparsed += out.unparsed;
+        this.ledger.malformed += out.malformed;
+        const it = out.items;
+        for (let i = 0; i < it.length; i += 3) {
+          const k = it[i] as number;
+          if (k > 0) this.sink.record(it[i + 1], k, null, it[i + 2] as string);
+          else if (k < 0) this.sink.malformed(-k, it[i + 1] as 'invalid-json' | 'truncated', it[i + 2] as number);
+          else this.sink.oversized(it[i + 1] as number, it[i + 2] as number);
+        }
+      }
+    } catch (e) {
+      this.error = e as Error;
+    }
+    this.wake?.();
+  }
+}

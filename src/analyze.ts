@@ -11,6 +11,7 @@ import { channelReport, REPORT_SCHEMA, type InputLedgerReport, type Report } fro
 import { resolveSources, type Source, type SourceRole } from './input/sources.js';
 import { readSource } from './input/read.js';
 import { WorkerPool } from './input/parallel.js';
+import { combinedKeep } from './profiles/keep.js';
 import type { LineSink } from './input/lines.js';
 import { resolveProfiles, type Profile } from './profiles/index.js';
 import type { ProfileContext, RecordHandler, RecordOutcome } from './profiles/types.js';
@@ -196,7 +197,7 @@ async function readOne(
     },
   };
 
-  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, pool });
+  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, pool, keep: combinedKeep(profiles) });
   for (const { h } of handlers) h.end?.();
   if (r.error) {
     collector.add(

@@ -90,6 +90,7 @@ export class ParallelLineReader {
   private chunkIdx = -1;
   private chunkLo = 0;
   private chunkHi = 0;
+  private rebase = 0;
   private seq = 0;
   private applied = 0;
   private readonly done = new Map<number, BatchOut>();
@@ -131,7 +132,6 @@ export class ParallelLineReader {
       }
       idx = this.chunkIdx;
       this.chunkHi = e;
-      off = this.chunkLo;
     } else {
       idx = this.bufs.length;
       this.bufs.push(buf.subarray(s, e));
@@ -178,11 +178,32 @@ export class ParallelLineReader {
     const transfer: ArrayBuffer[] = [];
     for (let i = 0; i < this.bufs.length; i++) {
       let b = this.bufs[i]!;
-      if (i === this.chunkIdx) b = b.subarray(this.chunkLo, this.chunkHi);
+      if (i === this.chunkIdx) {
+        // A chunk that owns its whole memory (file reads do) is handed over without a copy:
+        // the framer is done with it (it copies the unfinished tail it keeps).
+        const ab = b.buffer;
+        if (ab instanceof ArrayBuffer && b.byteOffset === 0 && b.byteLength === ab.byteLength && !transfer.includes(ab)) {
+          bufs.push(new Uint8Array(ab));
+          transfer.push(ab);
+          continue;
+        }
+        b = b.subarray(this.chunkLo, this.chunkHi);
+        this.rebase = this.chunkLo;
+      }
       const copy = new Uint8Array(new ArrayBuffer(b.length));
       copy.set(b);
       bufs.push(copy);
       transfer.push(copy.buffer);
+    }
+    if (this.rebase) {
+      // The chunk was copied from chunkLo on: shift its lines' offsets.
+      for (let i = 0; i < this.ops.length; i += OP_SIZE) {
+        if (this.ops[i] === OP_LINE && this.ops[i + 1] === this.chunkIdx) {
+          this.ops[i + 2]! -= this.rebase;
+          this.ops[i + 3]! -= this.rebase;
+        }
+      }
+      this.rebase = 0;
     }
     const ops = Float64Array.from(this.ops);
     transfer.push(ops.buffer);

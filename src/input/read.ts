@@ -19,6 +19,8 @@ export interface ReadOptions {
   stdin?: NodeJS.ReadableStream;
   /** Parallel reading (`--jobs`): JSONL files of at least `parallelMinBytes` (default 4 MiB) use it. */
   pool?: WorkerPool | null;
+  /** The profiles' combined `keep` (null: whole values). */
+  keep?: ((value: unknown) => unknown) | null;
   parallelMinBytes?: number;
 }
 
@@ -101,7 +103,7 @@ export async function readSource(source: Source, sink: LineSink, opts: ReadOptio
             ? new DocumentReader({ sink, maxValueBytes: opts.maxLineBytes })
             : pool
               ? new ParallelLineReader(pool, { maxLineBytes: opts.maxLineBytes, sink })
-              : new LineReader({ needles: opts.needles, maxLineBytes: opts.maxLineBytes, validateAll: opts.validateAll, sink });
+              : new LineReader({ needles: opts.needles, maxLineBytes: opts.maxLineBytes, validateAll: opts.validateAll, sink, keep: opts.keep });
       }
       const wait = reader.push(chunk);
       if (wait) await wait;

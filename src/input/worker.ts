@@ -18,7 +18,7 @@ let items: unknown[] = [];
 const ledger = { parsed: 0, unparsed: 0, malformed: 0 };
 const sink: LineSink = {
   record(value, line, raw) {
-    items.push(line, keep(value), createHash('sha256').update(raw!).digest('base64'));
+    items.push(line, value, createHash('sha256').update(raw!).digest('base64'));
   },
   malformed(line, reason, bytes) {
     items.push(-line, reason, bytes);
@@ -27,7 +27,7 @@ const sink: LineSink = {
     // Framing (and so oversized lines) is the main thread's.
   },
 };
-const evaluator = new LineEvaluator(needles, init.validateAll, sink, ledger);
+const evaluator = new LineEvaluator(needles, init.validateAll, sink, ledger, keep);
 
 parentPort!.on('message', (m: BatchIn) => {
   items = [];

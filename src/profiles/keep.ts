@@ -30,10 +30,10 @@ export function unionPruned(orig: unknown, a: unknown, b: unknown): unknown {
   return out;
 }
 
-/** One pruning for a set of profiles: identity unless every profile declares `keep`. */
-export function combinedKeep(profiles: readonly Profile[]): (value: unknown) => unknown {
+/** One pruning for a set of profiles; null (keep everything) unless every profile declares `keep`. */
+export function combinedKeep(profiles: readonly Profile[]): ((value: unknown) => unknown) | null {
   const keeps = profiles.map((p) => p.keep?.bind(p));
-  if (keeps.length === 0 || keeps.some((k) => k === undefined)) return (v) => v;
+  if (keeps.length === 0 || keeps.some((k) => k === undefined)) return null;
   if (keeps.length === 1) return keeps[0]!;
   return (v) => {
     let acc: unknown = undefined;

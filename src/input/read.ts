@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { Source } from './sources.js';
 import { LineReader, type LineLedger, type LineSink } from './lines.js';
-import { DocumentReader } from './documents.js';
+import type { DocumentReader } from './documents.js';
 import { ParallelLineReader, type WorkerPool } from './parallel.js';
 
 export interface ReadOptions {
@@ -100,7 +100,7 @@ export async function readSource(source: Source, sink: LineSink, opts: ReadOptio
         format = looksLikeDocument(chunk, source.path) ? 'json' : 'jsonl';
         reader =
           format === 'json'
-            ? new DocumentReader({ sink, maxValueBytes: opts.maxLineBytes })
+            ? new (await loadDocumentReader())({ sink, maxValueBytes: opts.maxLineBytes })
             : pool
               ? new ParallelLineReader(pool, { maxLineBytes: opts.maxLineBytes, sink })
               : new LineReader({ needles: opts.needles, maxLineBytes: opts.maxLineBytes, validateAll: opts.validateAll, sink, keep: opts.keep });
@@ -119,6 +119,11 @@ export async function readSource(source: Source, sink: LineSink, opts: ReadOptio
   if (!reader) reader = new LineReader({ needles: opts.needles, maxLineBytes: opts.maxLineBytes, validateAll: opts.validateAll, sink });
   await reader.end();
   return { format, gzip, ledger: reader.ledger, error };
+}
+
+/** stream-json is loaded only for JSON documents: it costs startup time on every JSONL run otherwise. */
+async function loadDocumentReader(): Promise<typeof DocumentReader> {
+  return (await import('./documents.js')).DocumentReader;
 }
 
 function toBuf(v: unknown): Buffer {

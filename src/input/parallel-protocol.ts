@@ -24,6 +24,8 @@ export interface BatchIn {
  */
 export interface BatchOut {
   seq: number;
+  /** The batch's buffers, handed back for reuse. */
+  bufs: Uint8Array[];
   items: unknown[];
   parsed: number;
   unparsed: number;

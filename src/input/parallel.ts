@@ -101,8 +101,9 @@ export class ParallelLineReader {
 
   constructor(
     private readonly pool: WorkerPool,
-    opts: { maxLineBytes: number; sink: LineSink },
+    opts: { maxLineBytes: number; sink: LineSink; recycle?: (ab: ArrayBuffer) => void },
   ) {
+    this.recycle = opts.recycle ?? null;
     this.maxInFlight = pool.size * 3;
     this.framer = new LineReader({
       needles: [],
@@ -120,6 +121,7 @@ export class ParallelLineReader {
   }
 
   private readonly sink: LineSink;
+  private readonly recycle: ((ab: ArrayBuffer) => void) | null;
 
   private line(buf: Buffer, s: number, e: number, line: number, inChunk: boolean, terminated: boolean, bytes: number): void {
     let idx: number;
@@ -235,6 +237,7 @@ export class ParallelLineReader {
         this.done.delete(this.applied);
         this.applied++;
         this.inFlight--;
+        if (this.recycle) for (const b of out.bufs) this.recycle(b.buffer as ArrayBuffer);
         this.ledger.parsed += out.parsed;
         this.ledger.unparsed += out.unparsed;
         this.ledger.malformed += out.malformed;

@@ -50,6 +50,6 @@ parentPort!.on('message', (m: BatchIn) => {
     const flags = ops[i + 6]!;
     evaluator.line(bufs[b]!, ops[i + 2]!, ops[i + 3]!, ops[i + 4]!, (flags & 1) !== 0, (flags & 2) !== 0, ops[i + 5]!);
   }
-  const out: BatchOut = { seq: m.seq, items, parsed: ledger.parsed, unparsed: ledger.unparsed, malformed: ledger.malformed };
-  parentPort!.postMessage(out);
+  const out: BatchOut = { seq: m.seq, bufs: m.bufs, items, parsed: ledger.parsed, unparsed: ledger.unparsed, malformed: ledger.malformed };
+  parentPort!.postMessage(out, m.bufs.map((u) => u.buffer as ArrayBuffer));
 });

@@ -34,6 +34,7 @@ export interface ReadResult {
 }
 
 const CHUNK = 1 << 20;
+const PARALLEL_CHUNK = 4 << 20;
 const PARALLEL_MIN_BYTES = 4 << 20;
 
 /** Workers only pay off on files of some size (stdin: always, when a pool is given). */
@@ -54,12 +55,13 @@ function usePool(source: Source, opts: ReadOptions): WorkerPool | null {
  */
 export class ChunkRecycler {
   private readonly free: ArrayBuffer[] = [];
+  constructor(readonly size: number) {}
   take(): Buffer {
     const ab = this.free.pop();
-    return ab ? Buffer.from(ab, 0, CHUNK) : Buffer.allocUnsafeSlow(CHUNK);
+    return ab ? Buffer.from(ab, 0, this.size) : Buffer.allocUnsafeSlow(this.size);
   }
   give(ab: ArrayBuffer): void {
-    if (ab.byteLength === CHUNK && this.free.length < 16) this.free.push(ab);
+    if (ab.byteLength === this.size && this.free.length < 16) this.free.push(ab);
   }
 }
 
@@ -68,9 +70,9 @@ async function* fileChunks(file: string, recycler: ChunkRecycler): AsyncGenerato
   try {
     for (;;) {
       const buf = recycler.take();
-      const { bytesRead } = await fh.read(buf, 0, CHUNK, null);
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
       if (bytesRead === 0) return;
-      yield bytesRead === CHUNK ? buf : buf.subarray(0, bytesRead);
+      yield bytesRead === buf.length ? buf : buf.subarray(0, bytesRead);
     }
   } finally {
     await fh.close();
@@ -83,7 +85,9 @@ function rawStream(source: Source, opts: ReadOptions, recycler: ChunkRecycler): 
 }
 
 export async function readSource(source: Source, sink: LineSink, opts: ReadOptions): Promise<ReadResult> {
-  const recycler = new ChunkRecycler();
+  const pool = usePool(source, opts);
+  // Parallel reading: larger chunks, so fewer (and larger) batches cross to the workers.
+  const recycler = new ChunkRecycler(pool ? PARALLEL_CHUNK : CHUNK);
   const raw = rawStream(source, opts, recycler);
   const it = raw[Symbol.asyncIterator]();
   let compressedBytes = 0;
@@ -122,7 +126,6 @@ export async function readSource(source: Source, sink: LineSink, opts: ReadOptio
     bytes = rest();
   }
 
-  const pool = usePool(source, opts);
   let reader: { push(b: Buffer): void | Promise<void>; end(): void | Promise<void>; ledger: LineLedger } | null = null;
   let format: 'jsonl' | 'json' = 'jsonl';
   let error: ReadResult['error'] = null;

@@ -74,7 +74,7 @@ const tmp = mkdtempSync(path.join(tmpdir(), 'callpair-bench-'));
 function runOnce(p) {
   return new Promise((resolve) => {
     const timeFile = path.join(tmp, 'time.txt');
-    const cmd = GNU_TIME ? [GNU_TIME, '-f', '%M', '-o', timeFile, ...p.argv] : p.argv;
+    const cmd = GNU_TIME ? [GNU_TIME, '-f', '%M %U %S', '-o', timeFile, ...p.argv] : p.argv;
     const t0 = process.hrtime.bigint();
     const child = spawn(cmd[0], cmd.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
@@ -82,12 +82,16 @@ function runOnce(p) {
     child.on('close', (code) => {
       const wall = Number(process.hrtime.bigint() - t0) / 1e9;
       let rss = null;
+      let cpu = null;
       if (GNU_TIME) {
-        const m = /(\d+)\s*$/.exec(readFileSync(timeFile, 'utf8').trim());
-        if (m) rss = Number(m[1]) * 1024;
+        const m = /(\d+) ([\d.]+) ([\d.]+)\s*$/.exec(readFileSync(timeFile, 'utf8').trim());
+        if (m) {
+          rss = Number(m[1]) * 1024;
+          cpu = Number(m[2]) + Number(m[3]);
+        }
       }
       if (code !== 0 && !(p.name.startsWith('callpair') && code === 1)) console.error(`${p.name} exited ${code}: ${err.slice(0, 300)}`);
-      resolve({ wall, rss });
+      resolve({ wall, rss, cpu });
     });
   });
 }
@@ -101,12 +105,13 @@ const median = (xs) => {
 console.error(`file: ${path.relative(ROOT, file)} (${(bytes / 1048576).toFixed(1)} MB), ${a.runs} runs each, load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 // Warm the page cache once.
 spawnSync('cat', [file], { stdio: 'ignore' });
-const results = new Map(active.map((p) => [p.name, { walls: [], rss: [] }]));
+const results = new Map(active.map((p) => [p.name, { walls: [], rss: [], cpu: [] }]));
 for (let r = 0; r < a.runs; r++) {
   for (const p of active) {
     const x = await runOnce(p);
     results.get(p.name).walls.push(x.wall);
     if (x.rss !== null) results.get(p.name).rss.push(x.rss);
+    if (x.cpu !== null) results.get(p.name).cpu.push(x.cpu);
     console.error(`  run ${r + 1}/${a.runs} ${p.name}: ${x.wall.toFixed(2)} s`);
   }
 }
@@ -121,14 +126,18 @@ const rows = active.map((p) => {
     wall,
     mbs: bytes / 1048576 / wall,
     rss: r.rss.length ? median(r.rss) : null,
+    cpu: r.cpu.length ? median(r.cpu) : null,
     ratio: wall / ref,
   };
 });
 const mb = (n) => (n === null ? 'n/a' : `${Math.round(n / 1048576)} MB`);
 const lines = [
-  `| command | median wall | MB/s | peak RSS | time ÷ callpair --jobs 1 |`,
-  `|---|---:|---:|---:|---:|`,
-  ...rows.map((r) => `| ${r.name} | ${r.wall.toFixed(2)} s | ${r.mbs.toFixed(0)} | ${mb(r.rss)} | ${r.ratio.toFixed(2)}× |`),
+  `| command | median wall | MB/s | peak RSS | CPU (user+sys) | wall ÷ callpair --jobs 1 |`,
+  `|---|---:|---:|---:|---:|---:|`,
+  ...rows.map(
+    (r) =>
+      `| ${r.name} | ${r.wall.toFixed(2)} s | ${r.mbs.toFixed(0)} | ${mb(r.rss)} | ${r.cpu === null ? 'n/a' : r.cpu.toFixed(2) + ' s'} | ${r.ratio.toFixed(2)}× |`,
+  ),
 ];
 console.log(`\n${(bytes / 1048576).toFixed(1)} MB, ${a.runs} runs each (medians), ${availableParallelism()} cores, load after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
 console.log(lines.join('\n'));

@@ -228,7 +228,8 @@ async function readOne(
 function makePool(opts: AnalyzeOptions, needles: readonly Buffer[]): WorkerPool | null {
   const jobs = opts.jobs ?? 1;
   if (!(jobs > 1)) return null;
-  return new WorkerPool(jobs, {
+  // This thread frames lines and takes a share of the batches too: jobs - 1 workers.
+  return new WorkerPool(jobs - 1, {
     profile: opts.profile ?? 'auto',
     profileOptions: opts.profileOptions ?? {},
     needles: needles.map((n) => n.toString('latin1')),

@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { LineReader, type LineLedger, type LineSink } from './lines.js';
 import { OP_LINE, OP_OVERSIZED, OP_SIZE, type BatchIn, type BatchOut, type WorkerInit } from './parallel-protocol.js';
+import { BatchEvaluator } from './batch.js';
 
 export type { WorkerInit } from './parallel-protocol.js';
 
@@ -22,6 +23,8 @@ function workerUrl(): URL {
 interface Slot {
   worker: Worker;
   pending: number;
+  /** Booted (its modules loaded): until then it gets no batch, and this thread does the work. */
+  ready: boolean;
 }
 
 /** A pool of workers for one analysis; `close()` ends them. */
@@ -36,12 +39,17 @@ export class WorkerPool {
     private readonly init: WorkerInit,
   ) {}
 
-  private start(): void {
+  /** Starts the workers (they boot while this thread already reads). */
+  start(): void {
     if (this.slots.length) return;
     for (let i = 0; i < this.size; i++) {
       const worker = new Worker(workerUrl(), { workerData: this.init });
-      const slot: Slot = { worker, pending: 0 };
-      worker.on('message', (out: BatchOut) => {
+      const slot: Slot = { worker, pending: 0, ready: false };
+      worker.on('message', (out: BatchOut | { ready: true }) => {
+        if ('ready' in out) {
+          slot.ready = true;
+          return;
+        }
         slot.pending--;
         const h = this.handlers.get(out.seq);
         this.handlers.delete(out.seq);
@@ -61,13 +69,22 @@ export class WorkerPool {
     this.onFailure?.(e);
   }
 
+  /** Batches waiting in the least busy worker. */
+  minPending(): number {
+    this.start();
+    let m = Infinity;
+    for (const s of this.slots) if (s.ready) m = Math.min(m, s.pending);
+    return m;
+  }
+
   /** Sends a batch to the least busy worker. */
   submit(batch: BatchIn, transfer: ArrayBuffer[], done: (out: BatchOut) => void, failed: (e: Error) => void): void {
     this.start();
     if (this.failure) return failed(this.failure);
     this.onFailure = failed;
-    let best = this.slots[0]!;
-    for (const s of this.slots) if (s.pending < best.pending) best = s;
+    let best: Slot | null = null;
+    for (const s of this.slots) if (s.ready && (!best || s.pending < best.pending)) best = s;
+    best ??= this.slots[0]!;
     best.pending++;
     this.handlers.set(batch.seq, done);
     best.worker.postMessage(batch, transfer);
@@ -78,6 +95,9 @@ export class WorkerPool {
     await Promise.all(slots.map((s) => s.worker.terminate()));
   }
 }
+
+/** Batches queued in every worker before the main thread evaluates one itself. */
+const LOCAL_WHEN_PENDING = 2;
 
 /** Same interface as LineReader, but `push` may return a promise (back-pressure) and `end` does. */
 export class ParallelLineReader {
@@ -101,10 +121,17 @@ export class ParallelLineReader {
 
   constructor(
     private readonly pool: WorkerPool,
-    opts: { maxLineBytes: number; sink: LineSink; recycle?: (ab: ArrayBuffer) => void },
+    opts: {
+      maxLineBytes: number;
+      sink: LineSink;
+      recycle?: (ab: ArrayBuffer) => void;
+      /** This thread evaluates a batch itself when every worker already has LOCAL_WHEN_PENDING. */
+      local?: { needles: readonly Buffer[]; validateAll: boolean; keep: ((value: unknown) => unknown) | null };
+    },
   ) {
     this.recycle = opts.recycle ?? null;
-    this.maxInFlight = pool.size * 3;
+    this.local = opts.local ? new BatchEvaluator(opts.local.needles, opts.local.validateAll, opts.local.keep) : null;
+    this.maxInFlight = pool.size * 3 + 1;
     this.framer = new LineReader({
       needles: [],
       maxLineBytes: opts.maxLineBytes,
@@ -122,6 +149,7 @@ export class ParallelLineReader {
 
   private readonly sink: LineSink;
   private readonly recycle: ((ab: ArrayBuffer) => void) | null;
+  private readonly local: BatchEvaluator | null;
 
   private line(buf: Buffer, s: number, e: number, line: number, inChunk: boolean, terminated: boolean, bytes: number): void {
     let idx: number;
@@ -214,6 +242,13 @@ export class ParallelLineReader {
     this.bufs = [];
     this.chunkIdx = -1;
     this.inFlight++;
+    if (this.local && this.pool.minPending() >= LOCAL_WHEN_PENDING) {
+      // Every worker has work queued: this thread takes this batch itself.
+      const out = this.local.run(batch);
+      this.done.set(out.seq, out);
+      this.applyReady();
+      return;
+    }
     this.pool.submit(
       batch,
       transfer,

@@ -40,9 +40,14 @@ const PARALLEL_MIN_BYTES = 4 << 20;
 /** Workers only pay off on files of some size (stdin: always, when a pool is given). */
 function usePool(source: Source, opts: ReadOptions): WorkerPool | null {
   if (!opts.pool) return null;
-  if (source.file === null) return opts.pool;
+  if (source.file === null) {
+    opts.pool.start();
+    return opts.pool;
+  }
   try {
-    return statSync(source.file).size >= (opts.parallelMinBytes ?? PARALLEL_MIN_BYTES) ? opts.pool : null;
+    if (statSync(source.file).size < (opts.parallelMinBytes ?? PARALLEL_MIN_BYTES)) return null;
+    opts.pool.start();
+    return opts.pool;
   } catch {
     return null;
   }
@@ -137,7 +142,12 @@ export async function readSource(source: Source, sink: LineSink, opts: ReadOptio
           format === 'json'
             ? new (await loadDocumentReader())({ sink, maxValueBytes: opts.maxLineBytes })
             : pool
-              ? new ParallelLineReader(pool, { maxLineBytes: opts.maxLineBytes, sink, recycle: gzip ? undefined : (ab) => recycler.give(ab) })
+              ? new ParallelLineReader(pool, {
+                  maxLineBytes: opts.maxLineBytes,
+                  sink,
+                  recycle: gzip ? undefined : (ab) => recycler.give(ab),
+                  local: { needles: opts.needles, validateAll: opts.validateAll, keep: opts.keep ?? null },
+                })
               : new LineReader({ needles: opts.needles, maxLineBytes: opts.maxLineBytes, validateAll: opts.validateAll, sink, keep: opts.keep });
       }
       const wait = reader.push(chunk);

@@ -33,8 +33,8 @@ export interface ReadResult {
   error: { message: string; byteOffset: number } | null;
 }
 
-const CHUNK = 1 << 20;
-const PARALLEL_CHUNK = 4 << 20;
+/** Read size: few thread-pool round trips per file, and few lines cut between chunks. */
+const CHUNK = 4 << 20;
 const PARALLEL_MIN_BYTES = 4 << 20;
 
 /** Workers only pay off on files of some size (stdin: always, when a pool is given). */
@@ -70,16 +70,35 @@ export class ChunkRecycler {
   }
 }
 
+/**
+ * A file's bytes in chunks, with one read ahead: the next read runs in the thread pool while the
+ * current chunk is processed (so a busy machine's scheduling delays do not add up per chunk).
+ */
 async function* fileChunks(file: string, recycler: ChunkRecycler): AsyncGenerator<Buffer> {
   const fh = await open(file, 'r');
+  let pos = 0;
+  const next = () => {
+    const buf = recycler.take();
+    const at = pos;
+    const p = fh.read(buf, 0, buf.length, at).then((r) => {
+      pos = at + r.bytesRead;
+      return r.bytesRead === buf.length ? buf : buf.subarray(0, r.bytesRead);
+    });
+    p.catch(() => undefined); // awaited below; never an unhandled rejection
+    return p;
+  };
+  let pending: Promise<Buffer> | null = null;
   try {
+    pending = next();
     for (;;) {
-      const buf = recycler.take();
-      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
-      if (bytesRead === 0) return;
-      yield bytesRead === buf.length ? buf : buf.subarray(0, bytesRead);
+      const chunk = await pending;
+      pending = null;
+      if (chunk.length === 0) return;
+      pending = next();
+      yield chunk;
     }
   } finally {
+    if (pending) await pending.catch(() => undefined);
     await fh.close();
   }
 }
@@ -91,8 +110,7 @@ function rawStream(source: Source, opts: ReadOptions, recycler: ChunkRecycler): 
 
 export async function readSource(source: Source, sink: LineSink, opts: ReadOptions): Promise<ReadResult> {
   const pool = usePool(source, opts);
-  // Parallel reading: larger chunks, so fewer (and larger) batches cross to the workers.
-  const recycler = new ChunkRecycler(pool ? PARALLEL_CHUNK : CHUNK);
+  const recycler = new ChunkRecycler(CHUNK);
   const raw = rawStream(source, opts, recycler);
   const it = raw[Symbol.asyncIterator]();
   let compressedBytes = 0;

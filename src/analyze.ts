@@ -10,6 +10,8 @@ import { evaluateGate, type GateOptions } from './report/gate.js';
 import { channelReport, REPORT_SCHEMA, type InputLedgerReport, type Report } from './report/report.js';
 import { resolveSources, type Source, type SourceRole } from './input/sources.js';
 import { readSource } from './input/read.js';
+import { WorkerPool } from './input/parallel.js';
+import { combinedKeep } from './profiles/keep.js';
 import type { LineSink } from './input/lines.js';
 import { resolveProfiles, type Profile } from './profiles/index.js';
 import type { ProfileContext, RecordHandler, RecordOutcome } from './profiles/types.js';
@@ -50,6 +52,8 @@ export interface AnalyzeOptions {
   profileOptions?: Record<string, unknown>;
   /** Collect the per-call timeline (report field `timeline`, for the html format); off by default. */
   timeline?: boolean | TimelineOptions;
+  /** Threads that decode and parse JSONL (default 1: this thread only); the report is the same. */
+  jobs?: number;
 }
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -111,8 +115,13 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
 
   const needles = [...new Set(profiles.flatMap((p) => p.needles))].map((n) => Buffer.from(n));
   const inputs: InputLedgerReport[] = [];
-  for (const source of sources) {
-    inputs.push(await readOne(source, profiles, ctx, collector, needles, opts));
+  const pool = makePool(opts, needles);
+  try {
+    for (const source of sources) {
+      inputs.push(await readOne(source, profiles, ctx, collector, needles, opts, pool));
+    }
+  } finally {
+    await pool?.close();
   }
   for (const p of profiles) p.finish?.(ctx);
   engine.finish();
@@ -194,6 +203,7 @@ async function readOne(
   collector: FindingCollector,
   needles: readonly Buffer[],
   opts: AnalyzeOptions,
+  pool: WorkerPool | null,
 ): Promise<InputLedgerReport> {
   const handlers: Array<{ name: string; h: RecordHandler }> = [];
   for (const p of profiles) {
@@ -208,13 +218,13 @@ async function readOne(
   const maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
 
   const sink: LineSink = {
-    record(value: unknown, line: number, raw: Buffer | null) {
+    record(value: unknown, line: number, raw: Buffer | null, digest?: string) {
       const loc: Loc = { path, line };
       let outcome: RecordOutcome = 'unclaimed';
       let by = '';
       try {
         for (const { name, h } of handlers) {
-          outcome = h.record(value, loc, raw);
+          outcome = h.record(value, loc, raw, digest);
           if (outcome !== 'unclaimed') {
             by = name;
             break;
@@ -240,7 +250,7 @@ async function readOne(
     },
   };
 
-  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain });
+  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain, pool, keep: combinedKeep(profiles) });
   for (const { h } of handlers) h.end?.();
   if (r.error) {
     collector.add(
@@ -265,4 +275,17 @@ async function readOne(
     bytes: l.bytes,
     error: r.error,
   };
+}
+
+/** The worker pool for `jobs` > 1 (workers start on the first large JSONL input). */
+function makePool(opts: AnalyzeOptions, needles: readonly Buffer[]): WorkerPool | null {
+  const jobs = opts.jobs ?? 1;
+  if (!(jobs > 1)) return null;
+  // This thread frames lines and takes a share of the batches too: jobs - 1 workers.
+  return new WorkerPool(jobs - 1, {
+    profile: opts.profile ?? 'auto',
+    profileOptions: opts.profileOptions ?? {},
+    needles: needles.map((n) => n.toString('latin1')),
+    validateAll: opts.validateAll ?? false,
+  });
 }

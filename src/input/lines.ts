@@ -20,8 +20,11 @@ export interface LineLedger {
 }
 
 export interface LineSink {
-  /** A parsed record. `raw` is the line's bytes (a view valid only during the call). */
-  record(value: unknown, line: number, raw: Buffer | null): void;
+  /**
+   * A parsed record. `raw` is the line's bytes (a view valid only during the call), or null when
+   * the bytes were read elsewhere (a worker, `--jobs`); `digest` is then a SHA-256 of those bytes.
+   */
+  record(value: unknown, line: number, raw: Buffer | null, digest?: string): void;
   malformed(line: number, reason: 'invalid-json' | 'truncated', bytes: number): void;
   oversized(line: number, bytes: number): void;
 }
@@ -32,6 +35,15 @@ export interface LineReaderOptions {
   /** Parse every line, needle or not. */
   validateAll: boolean;
   sink: LineSink;
+  /** Strip a UTF-8 BOM at the start of the first chunk (default true). */
+  bom?: boolean;
+  /**
+   * Parallel reading (`--jobs`): a non-blank, not oversized line is handed here instead of being
+   * evaluated (needles, JSON.parse) in this thread. `buf` is the chunk (`inChunk`) or a line of its own.
+   */
+  dispatch?: (buf: Buffer, s: number, e: number, line: number, inChunk: boolean, terminated: boolean, bytes: number) => void;
+  /** The profiles' combined `keep` pruning (see parseKept), or null to hand over whole values. */
+  keep?: ((value: unknown) => unknown) | null;
 }
 
 const NL = 0x0a;
@@ -39,10 +51,9 @@ const CR = 0x0d;
 
 export class LineReader {
   readonly ledger: LineLedger = { lines: 0, blank: 0, malformed: 0, oversized: 0, parsed: 0, unparsed: 0, bytes: 0 };
-  private readonly needles: readonly Buffer[];
-  private readonly next: number[];
+  private readonly eval: LineEvaluator | null;
+  private readonly dispatch: LineReaderOptions['dispatch'] | null;
   private readonly max: number;
-  private readonly all: boolean;
   private readonly sink: LineSink;
   /** Pieces of a line that spans chunks. */
   private carry: Buffer[] = [];
@@ -53,11 +64,11 @@ export class LineReader {
   private first = true;
 
   constructor(opts: LineReaderOptions) {
-    this.needles = opts.needles;
-    this.next = opts.needles.map(() => -1);
     this.max = opts.maxLineBytes;
-    this.all = opts.validateAll || opts.needles.length === 0;
     this.sink = opts.sink;
+    this.dispatch = opts.dispatch ?? null;
+    this.eval = this.dispatch ? null : new LineEvaluator(opts.needles, opts.validateAll, opts.sink, this.ledger, opts.keep ?? null);
+    if (opts.bom === false) this.first = false;
   }
 
   push(chunk: Buffer): void {
@@ -67,7 +78,7 @@ export class LineReader {
       this.first = false;
       if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) pos = 3;
     }
-    for (let i = 0; i < this.next.length; i++) this.next[i] = -1;
+    this.eval?.newChunk();
     const len = chunk.length;
     while (pos < len) {
       const nl = chunk.indexOf(NL, pos);
@@ -155,11 +166,96 @@ export class LineReader {
       this.ledger.blank++;
       return;
     }
+    if (this.dispatch) this.dispatch(buf, s, e, n, inChunk, terminated, e - start);
+    else this.eval!.line(buf, s, e, n, inChunk, terminated, e - start);
+  }
+}
+
+/**
+ * What happens to one non-blank line that fits: the needle test on bytes, then (on a hit, or with
+ * --validate-all) decode and JSON.parse. Shared by the single-threaded reader and the workers.
+ */
+/**
+ * Needles are searched by a short probe (their first bytes, at most PROBE bytes: Buffer.indexOf
+ * then runs a memchr-driven linear search, much faster on text than the Boyer-Moore-Horspool it
+ * uses for patterns of 7 bytes or more), and each probe hit is verified against the whole needle.
+ * Needles that share a probe are searched once.
+ */
+const PROBE = 6;
+
+interface NeedleGroup {
+  probe: Buffer;
+  needles: Buffer[];
+}
+
+function groupNeedles(needles: readonly Buffer[]): NeedleGroup[] {
+  const groups = new Map<string, NeedleGroup>();
+  for (const nd of needles) {
+    if (nd.length === 0) continue;
+    const probe = nd.subarray(0, Math.min(PROBE, nd.length));
+    const key = probe.toString('latin1');
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { probe, needles: [] }));
+    g.needles.push(nd);
+  }
+  return [...groups.values()];
+}
+
+/** End of the shortest needle of `g` that matches at `p`, or -1. */
+function matchAt(buf: Buffer, p: number, g: NeedleGroup): number {
+  let best = -1;
+  const n = g.probe.length;
+  for (const nd of g.needles) {
+    const end = p + nd.length;
+    if (end > buf.length || (best !== -1 && end >= best)) continue;
+    let ok = true;
+    for (let k = n; k < nd.length; k++) {
+      if (buf[p + k] !== nd[k]) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) best = end;
+  }
+  return best;
+}
+
+/**
+ * What happens to one non-blank line that fits: the needle test on bytes, then (on a hit, or with
+ * --validate-all) decode and JSON.parse. Shared by the single-threaded reader and the workers.
+ */
+export class LineEvaluator {
+  private readonly groups: NeedleGroup[];
+  /** Per group, in the current buffer: where the next needle starts and ends (Infinity: none). */
+  private readonly at: number[];
+  private readonly atEnd: number[];
+  private readonly all: boolean;
+
+  constructor(
+    needles: readonly Buffer[],
+    validateAll: boolean,
+    private readonly sink: LineSink,
+    private readonly ledger: Pick<LineLedger, 'parsed' | 'unparsed' | 'malformed'>,
+    private readonly keep: ((value: unknown) => unknown) | null = null,
+  ) {
+    this.groups = groupNeedles(needles);
+    this.at = this.groups.map(() => -1);
+    this.atEnd = this.groups.map(() => -1);
+    this.all = validateAll || this.groups.length === 0;
+  }
+
+  /** Call before the lines of a new buffer (the needle positions cached are per buffer). */
+  newChunk(): void {
+    for (let i = 0; i < this.at.length; i++) this.at[i] = this.atEnd[i] = -1;
+  }
+
+  /** `s..e` is the line without CR and leading blanks; `bytes` its length as reported. */
+  line(buf: Buffer, s: number, e: number, n: number, inChunk: boolean, terminated: boolean, bytes: number): void {
     if (!this.all && !(inChunk ? this.hasNeedleInChunk(buf, s, e) : this.hasNeedle(buf, s, e))) {
       if (!terminated && !looksComplete(buf, s, e)) {
         // A crash mid-write: the last line is cut. Counted as malformed, whatever it held.
         this.ledger.malformed++;
-        this.sink.malformed(n, 'truncated', e - start);
+        this.sink.malformed(n, 'truncated', bytes);
         return;
       }
       this.ledger.unparsed++;
@@ -167,37 +263,95 @@ export class LineReader {
     }
     let value: unknown;
     try {
-      value = JSON.parse(buf.toString('utf8', s, e));
+      value = this.keep ? parseKept(buf, s, e, this.keep) : JSON.parse(buf.toString('utf8', s, e));
     } catch {
       this.ledger.malformed++;
-      this.sink.malformed(n, terminated ? 'invalid-json' : 'truncated', e - start);
+      this.sink.malformed(n, terminated ? 'invalid-json' : 'truncated', bytes);
       return;
     }
     this.ledger.parsed++;
     this.sink.record(value, n, buf.subarray(s, e));
   }
 
-  /** Needle test for a line inside the current chunk: each needle's next occurrence is reused until passed. */
-  private hasNeedleInChunk(buf: Buffer, s: number, e: number): boolean {
-    const needles = this.needles;
-    for (let i = 0; i < needles.length; i++) {
-      const nd = needles[i]!;
-      let at = this.next[i]!;
-      if (at !== Infinity && at < s) {
-        at = buf.indexOf(nd, s);
-        if (at === -1) at = Infinity;
-        this.next[i] = at;
+  /** The next needle of group `g` in `buf` at or after `from`, searching no further than `limit`. */
+  private find(buf: Buffer, g: NeedleGroup, from: number, limit: number, i: number): void {
+    let p = from;
+    for (;;) {
+      p = buf.indexOf(g.probe, p);
+      if (p === -1 || p >= limit) {
+        this.at[i] = this.atEnd[i] = Infinity;
+        return;
       }
-      if (at + nd.length <= e) return true;
+      const end = matchAt(buf, p, g);
+      if (end !== -1) {
+        this.at[i] = p;
+        this.atEnd[i] = end;
+        return;
+      }
+      p++;
+    }
+  }
+
+  /** Needle test for a line inside the current chunk: each group's next needle is reused until passed. */
+  private hasNeedleInChunk(buf: Buffer, s: number, e: number): boolean {
+    const groups = this.groups;
+    for (let i = 0; i < groups.length; i++) {
+      if (this.at[i] !== Infinity && this.at[i]! < s) this.find(buf, groups[i]!, s, buf.length, i);
+      if (this.atEnd[i]! <= e) return true;
     }
     return false;
   }
 
   private hasNeedle(buf: Buffer, s: number, e: number): boolean {
     const view = s === 0 && e === buf.length ? buf : buf.subarray(s, e);
-    for (const nd of this.needles) if (view.indexOf(nd) !== -1) return true;
+    for (const g of this.groups) {
+      let p = 0;
+      for (;;) {
+        p = view.indexOf(g.probe, p);
+        if (p === -1) break;
+        if (matchAt(view, p, g) !== -1) return true;
+        p++;
+      }
+    }
     return false;
   }
+}
+
+/**
+ * JSON.parse of a line without paying for UTF-8 decoding of what the profiles never read (e.g. a
+ * 200 kB `data.raw`): the line is decoded as latin1 (a byte copy) and parsed, and the profiles'
+ * `keep` pruning is taken from that value when every key and string it holds is ASCII — such
+ * strings came from ASCII bytes (any byte >= 0x80 becomes a char >= 0x80 in latin1), so they are
+ * exactly what a UTF-8 parse gives. Otherwise the line is parsed again from UTF-8. Validity is the
+ * same either way: bytes >= 0x80 are legal only inside strings, under both decodings, and neither
+ * decoding turns them into quotes, backslashes or control characters.
+ */
+export function parseKept(buf: Buffer, s: number, e: number, keep: (value: unknown) => unknown): unknown {
+  const kept = keep(JSON.parse(buf.toString('latin1', s, e)));
+  return asciiOnly(kept) ? kept : keep(JSON.parse(buf.toString('utf8', s, e)));
+}
+
+const NON_ASCII = /[^\u0000-\u007f]/;
+
+/** Every string and key in `v` is ASCII (iterative: kept values may be deep). */
+export function asciiOnly(v: unknown): boolean {
+  const stack: unknown[] = [v];
+  while (stack.length) {
+    const x = stack.pop();
+    if (typeof x === 'string') {
+      if (NON_ASCII.test(x)) return false;
+    } else if (x !== null && typeof x === 'object') {
+      if (Array.isArray(x)) {
+        for (const y of x) stack.push(y);
+      } else {
+        for (const k of Object.keys(x)) {
+          if (NON_ASCII.test(k)) return false;
+          stack.push((x as Record<string, unknown>)[k]);
+        }
+      }
+    }
+  }
+  return true;
 }
 
 /** A cheap completeness test for an unterminated, needle-less last line: it must end a JSON value. */

@@ -3,12 +3,14 @@
  * fast path (lines.ts) or a JSON document (documents.ts). A read that fails mid-input keeps what
  * was read and reports the failure with its byte offset.
  */
-import { createReadStream } from 'node:fs';
+import { statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { Source } from './sources.js';
 import { LineReader, type LineLedger, type LineSink } from './lines.js';
-import { DocumentReader } from './documents.js';
+import type { DocumentReader } from './documents.js';
+import { ParallelLineReader, type WorkerPool } from './parallel.js';
 
 export interface ReadOptions {
   needles: readonly Buffer[];
@@ -18,6 +20,11 @@ export interface ReadOptions {
   stdin?: NodeJS.ReadableStream;
   /** Called after each chunk; reading waits for the promise it returns (backpressure downstream). */
   drain?: () => Promise<void> | undefined;
+  /** Parallel reading (`--jobs`): JSONL files of at least `parallelMinBytes` (default 4 MiB) use it. */
+  pool?: WorkerPool | null;
+  /** The profiles' combined `keep` (null: whole values). */
+  keep?: ((value: unknown) => unknown) | null;
+  parallelMinBytes?: number;
 }
 
 export interface ReadResult {
@@ -28,16 +35,83 @@ export interface ReadResult {
   error: { message: string; byteOffset: number } | null;
 }
 
-const CHUNK = 1 << 20;
+/** Read size: few thread-pool round trips per file, and few lines cut between chunks. */
+const CHUNK = 4 << 20;
+const PARALLEL_MIN_BYTES = 4 << 20;
 
-function rawStream(source: Source, opts: ReadOptions): NodeJS.ReadableStream {
-  if (source.file === null) return opts.stdin ?? process.stdin;
-  return createReadStream(source.file, { highWaterMark: CHUNK });
+/** Workers only pay off on files of some size (stdin: always, when a pool is given). */
+function usePool(source: Source, opts: ReadOptions): WorkerPool | null {
+  if (!opts.pool) return null;
+  if (source.file === null) {
+    opts.pool.start();
+    return opts.pool;
+  }
+  try {
+    if (statSync(source.file).size < (opts.parallelMinBytes ?? PARALLEL_MIN_BYTES)) return null;
+    opts.pool.start();
+    return opts.pool;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Chunk memory handed back once the line reader is done with it: a file is read into the same few
+ * buffers over and over instead of fresh memory per MiB (whose page faults cost more system time
+ * than the read itself).
+ */
+export class ChunkRecycler {
+  private readonly free: ArrayBuffer[] = [];
+  constructor(readonly size: number) {}
+  take(): Buffer {
+    const ab = this.free.pop();
+    return ab ? Buffer.from(ab, 0, this.size) : Buffer.allocUnsafeSlow(this.size);
+  }
+  give(ab: ArrayBuffer): void {
+    if (ab.byteLength === this.size && this.free.length < 16) this.free.push(ab);
+  }
+}
+
+/**
+ * A file's bytes in chunks, with one read ahead: the next read runs in the thread pool while the
+ * current chunk is processed (so a busy machine's scheduling delays do not add up per chunk).
+ */
+async function* fileChunks(file: string, recycler: ChunkRecycler): AsyncGenerator<Buffer> {
+  const fh = await open(file, 'r');
+  // Sequential reads (position null), one at a time: works for FIFOs and process substitution too,
+  // where a positioned read fails (ESPIPE).
+  const next = () => {
+    const buf = recycler.take();
+    const p = fh.read(buf, 0, buf.length, null).then((r) => (r.bytesRead === buf.length ? buf : buf.subarray(0, r.bytesRead)));
+    p.catch(() => undefined); // awaited below; never an unhandled rejection
+    return p;
+  };
+  let pending: Promise<Buffer> | null = null;
+  try {
+    pending = next();
+    for (;;) {
+      const chunk = await pending;
+      pending = null;
+      if (chunk.length === 0) return;
+      pending = next();
+      yield chunk;
+    }
+  } finally {
+    if (pending) await pending.catch(() => undefined);
+    await fh.close();
+  }
+}
+
+function rawStream(source: Source, opts: ReadOptions, recycler: ChunkRecycler): AsyncIterable<Buffer> {
+  if (source.file === null) return (opts.stdin ?? process.stdin) as AsyncIterable<Buffer>;
+  return fileChunks(source.file, recycler);
 }
 
 export async function readSource(source: Source, sink: LineSink, opts: ReadOptions): Promise<ReadResult> {
-  const raw = rawStream(source, opts);
-  const it = (raw as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  const pool = usePool(source, opts);
+  const recycler = new ChunkRecycler(CHUNK);
+  const raw = rawStream(source, opts, recycler);
+  const it = raw[Symbol.asyncIterator]();
   let compressedBytes = 0;
   let first: IteratorResult<Buffer>;
   try {
@@ -74,7 +148,7 @@ export async function readSource(source: Source, sink: LineSink, opts: ReadOptio
     bytes = rest();
   }
 
-  let reader: { push(b: Buffer): void; end(): void; ledger: LineLedger } | null = null;
+  let reader: { push(b: Buffer): void | Promise<void>; end(): void | Promise<void>; ledger: LineLedger } | null = null;
   let format: 'jsonl' | 'json' = 'jsonl';
   let error: ReadResult['error'] = null;
   try {
@@ -83,25 +157,38 @@ export async function readSource(source: Source, sink: LineSink, opts: ReadOptio
         format = looksLikeDocument(chunk, source.path) ? 'json' : 'jsonl';
         reader =
           format === 'json'
-            ? new DocumentReader({ sink, maxValueBytes: opts.maxLineBytes })
-            : new LineReader({ needles: opts.needles, maxLineBytes: opts.maxLineBytes, validateAll: opts.validateAll, sink });
+            ? new (await loadDocumentReader())({ sink, maxValueBytes: opts.maxLineBytes })
+            : pool
+              ? new ParallelLineReader(pool, {
+                  maxLineBytes: opts.maxLineBytes,
+                  sink,
+                  recycle: gzip ? undefined : (ab) => recycler.give(ab),
+                  local: { needles: opts.needles, validateAll: opts.validateAll, keep: opts.keep ?? null },
+                })
+              : new LineReader({ needles: opts.needles, maxLineBytes: opts.maxLineBytes, validateAll: opts.validateAll, sink, keep: opts.keep });
       }
-      reader.push(chunk);
-      const wait = opts.drain?.();
+      const wait = reader.push(chunk);
       if (wait) await wait;
+      // The single-threaded line reader is done with the chunk (it copies what it keeps).
+      if (!gzip && reader instanceof LineReader && chunk.buffer instanceof ArrayBuffer) recycler.give(chunk.buffer);
+      const drained = opts.drain?.();
+      if (drained) await drained;
     }
   } catch (e) {
     const decoded = reader?.ledger.bytes ?? 0;
     error = { message: errText(e), byteOffset: gzip ? compressedBytes : decoded };
   } finally {
-    // Also after a gzip error: the file stream under a failed gunzip would otherwise stay open.
-    if (typeof (raw as { destroy?: () => void }).destroy === 'function' && source.file !== null) {
-      (raw as unknown as { destroy: () => void }).destroy();
-    }
+    // Also after a gzip error: the file under a failed gunzip would otherwise stay open.
+    if (source.file !== null) await it.return?.(undefined)?.catch(() => undefined);
   }
   if (!reader) reader = new LineReader({ needles: opts.needles, maxLineBytes: opts.maxLineBytes, validateAll: opts.validateAll, sink });
-  reader.end();
+  await reader.end();
   return { format, gzip, ledger: reader.ledger, error };
+}
+
+/** stream-json is loaded only for JSON documents: it costs startup time on every JSONL run otherwise. */
+async function loadDocumentReader(): Promise<typeof DocumentReader> {
+  return (await import('./documents.js')).DocumentReader;
 }
 
 function toBuf(v: unknown): Buffer {

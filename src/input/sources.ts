@@ -5,7 +5,6 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { glob, isDynamicPattern } from 'tinyglobby';
 
 export interface Source {
   /** Displayed path (as given, or relative to the directory argument's own path). */
@@ -86,6 +85,8 @@ export async function resolveSources(args: readonly string[], role: SourceRole =
       sources.push({ path: arg, file: arg, role });
       continue;
     }
+    // Loaded only when needed: it costs startup time on every run otherwise.
+    const { glob, isDynamicPattern } = await import('tinyglobby');
     if (isDynamicPattern(arg)) {
       const matches = (await glob(arg, { onlyFiles: true, dot: false, expandDirectories: false })).sort(byteOrder);
       if (matches.length === 0) throw new InputUsageError(`no input matches ${JSON.stringify(arg)}`);

@@ -5,7 +5,7 @@
  * the rest under `data`) and the flat `{event, timestamp, data}` shape. Every field is read
  * top-level first, then under `data`.
  */
-import { createHash } from 'node:crypto';
+import { RecentLines } from './recent.js';
 import type { CallAttrs, CallEvent, ChannelSpec, Loc, Role, Usage } from '../model.js';
 import { finding } from '../report/findings.js';
 import type { Source } from '../input/sources.js';
@@ -32,6 +32,27 @@ const ROLES = new Map<string, Role>([
 /** How many recent family lines of a file are compared for exact duplicates. */
 const DUP_WINDOW = 64;
 
+/** Top-level keys the profile reads (DESIGN §3.1), and the keys it reads under `data`. */
+const TOP_KEYS = ['event', 'ts', 'timestamp', 'session_id', 'request_id', 'provider', 'model', 'status', 'error', 'usage', 'duration_ms'];
+const DATA_KEYS = ['timestamp', 'caller', 'purpose', 'session_id', 'request_id', 'provider', 'model', 'status', 'error', 'usage', 'duration_ms'];
+
+function pick(o: Record<string, unknown>, keys: readonly string[], out: Record<string, unknown>): Record<string, unknown> {
+  for (const k of keys) if (Object.prototype.hasOwnProperty.call(o, k)) out[k] = o[k];
+  return out;
+}
+
+/** `Profile.keep`: what `record` reads of a value; everything else (e.g. `data.raw`) is dropped. */
+export function amplifierKeep(value: unknown): unknown {
+  const top = asObject(value);
+  if (!top) return value;
+  const name = top.event;
+  if (typeof name !== 'string' || !ROLES.has(name)) return pick(top, ['event'], {});
+  const out = pick(top, TOP_KEYS, {});
+  const data = asObject(top.data);
+  if (data) out.data = pick(data, DATA_KEYS, {});
+  return out;
+}
+
 interface LastFamily {
   event: string;
   status: string | null;
@@ -45,31 +66,22 @@ export function amplifierProfile(): Profile {
   return {
     name: 'amplifier',
     channels: [LLM_CHANNEL],
-    needles: ['"llm:', '"provider:'],
+    // The event names of the family, with their quotes: `"llm:request:debug"`, `"llm:stream_…"`
+    // lines are never parsed. Needles of 7 bytes or more are searched with Boyer-Moore-Horspool.
+    needles: ['"llm:request"', '"llm:response"', '"provider:'],
+    keep: amplifierKeep,
     open(source: Source, ctx: ProfileContext): RecordHandler | null {
       if (source.role !== 'capture') return null;
-      const recent: string[] = [];
-      const recentSet = new Map<string, number>();
+      const recent = new RecentLines(DUP_WINDOW);
       return {
-        record(value: unknown, loc: Loc, raw: Buffer | null): RecordOutcome {
+        record(value: unknown, loc: Loc, raw: Buffer | null, digest?: string): RecordOutcome {
           const top = asObject(value);
           if (!top) return 'unclaimed';
           const name = top.event;
           if (typeof name !== 'string') return 'unclaimed';
           const role = ROLES.get(name);
           if (!role) return 'ignored';
-          if (raw) {
-            const h = createHash('sha1').update(raw).digest('base64');
-            if (recentSet.has(h)) return 'duplicate';
-            recent.push(h);
-            recentSet.set(h, (recentSet.get(h) ?? 0) + 1);
-            if (recent.length > DUP_WINDOW) {
-              const old = recent.shift()!;
-              const n = recentSet.get(old)! - 1;
-              if (n === 0) recentSet.delete(old);
-              else recentSet.set(old, n);
-            }
-          }
+          if ((raw || digest !== undefined) && recent.seen(raw, digest)) return 'duplicate';
           const ev = toEvent(top, name, role, loc, ctx);
           // The redundant provider:error rule: an unstamped provider:error right after an error
           // llm:response of the same provider in its scope re-reports a closed failure.

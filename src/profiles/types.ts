@@ -15,8 +15,12 @@ export interface ProfileContext {
 }
 
 export interface RecordHandler {
-  /** `raw` is the record's bytes (a view valid only during the call), or null for JSON documents. */
-  record(value: unknown, loc: Loc, raw: Buffer | null): RecordOutcome;
+  /**
+   * `raw` is the record's bytes (a view valid only during the call), or null for JSON documents and
+   * for lines read by a worker (`--jobs`); for the latter `digest` is a SHA-256 (base64) of the bytes.
+   * With `keep`, `value` may be the pruned copy that `keep` returned.
+   */
+  record(value: unknown, loc: Loc, raw: Buffer | null, digest?: string): RecordOutcome;
   /** End of this file. */
   end?(): void;
 }
@@ -41,6 +45,13 @@ export interface Profile {
    * this profile's channels, so the profile can classify it with findings of its own.
    */
   orphanResponse?(o: OrphanResponseRecord, ctx: ProfileContext): void;
+  /**
+   * For parallel reading (`--jobs`): a pure function, run in a worker, that returns `value` with the
+   * object keys this profile never reads removed (at any depth; arrays and other values are kept
+   * whole), so that less crosses back to the main thread. `record(keep(v))` must behave exactly as
+   * `record(v)`. Without it, workers hand over the whole value.
+   */
+  keep?(value: unknown): unknown;
 }
 
 /** Reads a field top-level first, then under `data` (DESIGN §3.1). */

@@ -1,0 +1,55 @@
+/**
+ * Evaluating one batch of framed lines (parallel reading): in a worker, or in the main thread when
+ * the workers are busy. The needle test, decode and JSON.parse (with the profiles' `keep`), and a
+ * SHA-256 of each record's bytes, so every record of a file reaches the profiles the same way.
+ */
+import { createHash } from 'node:crypto';
+import { LineEvaluator, type LineSink } from './lines.js';
+import { OP_LINE, OP_OVERSIZED, OP_SIZE, type BatchIn, type BatchOut } from './parallel-protocol.js';
+
+export class BatchEvaluator {
+  private items: unknown[] = [];
+  private readonly ledger = { parsed: 0, unparsed: 0, malformed: 0 };
+  private readonly evaluator: LineEvaluator;
+
+  constructor(needles: readonly Buffer[], validateAll: boolean, keep: ((value: unknown) => unknown) | null) {
+    const sink: LineSink = {
+      record: (value, line, raw) => {
+        this.items.push(line, value, createHash('sha256').update(raw!).digest('base64'));
+      },
+      malformed: (line, reason, bytes) => {
+        this.items.push(-line, reason, bytes);
+      },
+      oversized() {
+        // Framing (and so oversized lines) is the main thread's.
+      },
+    };
+    this.evaluator = new LineEvaluator(needles, validateAll, sink, this.ledger, keep);
+  }
+
+  run(m: BatchIn): BatchOut {
+    this.items = [];
+    const items = this.items;
+    const ledger = this.ledger;
+    ledger.parsed = ledger.unparsed = ledger.malformed = 0;
+    const bufs = m.bufs.map((u) => Buffer.from(u.buffer, u.byteOffset, u.byteLength));
+    const ops = m.ops;
+    let cur = -1;
+    for (let i = 0; i < ops.length; i += OP_SIZE) {
+      const kind = ops[i]!;
+      if (kind === OP_OVERSIZED) {
+        items.push(0, ops[i + 4]!, ops[i + 5]!);
+        continue;
+      }
+      if (kind !== OP_LINE) continue;
+      const b = ops[i + 1]!;
+      if (b !== cur) {
+        cur = b;
+        this.evaluator.newChunk();
+      }
+      const flags = ops[i + 6]!;
+      this.evaluator.line(bufs[b]!, ops[i + 2]!, ops[i + 3]!, ops[i + 4]!, (flags & 1) !== 0, (flags & 2) !== 0, ops[i + 5]!);
+    }
+    return { seq: m.seq, bufs: m.bufs, items, parsed: ledger.parsed, unparsed: ledger.unparsed, malformed: ledger.malformed };
+  }
+}

@@ -1,0 +1,73 @@
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, runCli, tmpDir } from './helpers.js';
+
+// A generated capture large enough (> 4 MiB) for --jobs to use workers, with hostile lines mixed in.
+let file = '';
+const injected: Record<string, number> = {};
+
+beforeAll(() => {
+  const dir = tmpDir();
+  file = path.join(dir, 'capture.jsonl');
+  execFileSync(process.execPath, [path.join(ROOT, 'bench', 'generate.mjs'), '--size', '9', '--seed', '7', '--out', file], { stdio: 'ignore' });
+  const lines = readFileSync(file, 'utf8').split('\n');
+  lines.pop();
+  const family = lines.find((l) => l.includes('"llm:response"'))!;
+  const extra = [
+    '',
+    '   ',
+    '{"event": "llm:request", "session_id": "S", "data": {"provider": "p", "raw": {"x": [1, 2,}}}',
+    family,
+    family,
+    '{"event": "llm:request", "session_id": "S", "request_id": "bad id with spaces", "data": {"provider": "p"}}\r',
+    '\uFEFF{"event": "llm:response", "session_id": "S", "data": {"provider": "p"}}',
+    '{"event": "llm:response", "session_id": "S", "data": {"provider": "p", "big": "' + 'x'.repeat(300_000) + '"}}',
+  ];
+  let n = lines.length;
+  const names = ['blank', 'blank2', 'malformed', 'dup1', 'dup2', 'invalidId', 'bom', 'oversized'];
+  extra.forEach((_, i) => (injected[names[i]!] = ++n));
+  // Some at the end, and a truncated last line.
+  appendFileSync(file, extra.join('\n') + '\n' + '{"event": "llm:request", "session_id": "S", "data": {"prov');
+  injected.truncated = ++n;
+});
+
+describe('--jobs', () => {
+  it('writes a byte-identical JSON report with --jobs 1 and --jobs 2 (and 3)', async () => {
+    const args = ['analyze', '--format', 'json', '--max-line-bytes', '250000', file];
+    const one = await runCli([...args, '--jobs', '1']);
+    const two = await runCli([...args, '--jobs', '2']);
+    const three = await runCli([...args, '--jobs', '3']);
+    expect(one.stderr).toBe('');
+    expect(two.stderr).toBe('');
+    expect(one.stdout.length).toBeGreaterThan(1000);
+    expect(two.stdout).toBe(one.stdout);
+    expect(three.stdout).toBe(one.stdout);
+    expect(two.code).toBe(one.code);
+  });
+
+  it('keeps line numbers, ledgers and findings identical', async () => {
+    const args = ['analyze', '--format', 'json', '--max-line-bytes', '250000', '--max-findings', '100000', file];
+    const one = JSON.parse((await runCli([...args, '--jobs', '1'])).stdout);
+    const two = JSON.parse((await runCli([...args, '--jobs', '2'])).stdout);
+    expect(two.inputs).toEqual(one.inputs);
+    expect(two.findings).toEqual(one.findings);
+    expect(two.findingCounts).toEqual(one.findingCounts);
+    const at = (code: string) =>
+      two.findings.filter((f: { code: string }) => f.code === code).flatMap((f: { locations: Array<{ line: number }> }) => f.locations.map((l) => l.line));
+    expect(at('MALFORMED_LINE')).toEqual(expect.arrayContaining([injected.malformed, injected.truncated]));
+    expect(at('INVALID_ID')).toContain(injected.invalidId);
+    expect(at('OVERSIZED_LINE')).toContain(injected.oversized);
+    expect(two.inputs[0].duplicates).toBeGreaterThanOrEqual(1);
+    expect(two.inputs[0].lines).toBe(injected.truncated);
+    const i = two.inputs[0];
+    expect(i.lines).toBe(i.records + i.blank + i.malformed + i.oversized);
+  });
+
+  it('rejects a bad --jobs', async () => {
+    const r = await runCli(['analyze', '--jobs', '0', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--jobs/);
+  });
+});

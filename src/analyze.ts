@@ -35,7 +35,7 @@ export interface AnalyzeOptions {
   maxFindings?: number;
   /** Recently closed ids remembered for DUPLICATE_TERMINAL (default 100 000). */
   closedWindow?: number;
-  /** Open calls per channel before the oldest is evicted as an orphan (default 1 000 000). */
+  /** Open calls per channel before the oldest is evicted as an orphan (default 100 000). */
   maxOpenCalls?: number;
   gate?: GateOptions;
   /** Stream for `-` (default process.stdin). */
@@ -58,6 +58,8 @@ export interface AnalyzeOptions {
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_MAX_FINDINGS = 1000;
+/** Open calls per channel before the oldest is evicted (as an orphan, reason `evicted`): ~0.8 KB each. */
+export const DEFAULT_MAX_OPEN_CALLS = 100_000;
 
 export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   // Which input roles exist is known before reading (profiles evaluate a channel only when both sides exist).
@@ -81,7 +83,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
     channels: profiles.flatMap((p) => p.channels),
     sink,
     closedWindow: opts.closedWindow,
-    maxOpenCalls: opts.maxOpenCalls,
+    maxOpenCalls: opts.maxOpenCalls ?? DEFAULT_MAX_OPEN_CALLS,
   });
   const ctx: ProfileContext = {
     emit: timeline

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,9 +10,22 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const BIN = path.join(ROOT, 'dist', 'cli', 'main.js');
 export const fixture = (name: string) => path.join(ROOT, 'fixtures', name);
 
+const made: string[] = [];
+/** A fresh temp directory, removed when the test process exits. */
 export function tmpDir(): string {
-  return mkdtempSync(path.join(tmpdir(), 'callpair-test-'));
+  const d = mkdtempSync(path.join(tmpdir(), 'callpair-test-'));
+  made.push(d);
+  return d;
 }
+process.on('exit', () => {
+  for (const d of made) {
+    try {
+      rmSync(d, { recursive: true, force: true });
+    } catch {
+      // best effort
+    }
+  }
+});
 
 /** Writes lines (objects are JSON-encoded, strings written as they are) to a temp .jsonl file. */
 export function writeCapture(lines: Array<object | string>, name = 'capture.jsonl', dir = tmpDir()): string {

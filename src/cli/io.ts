@@ -12,7 +12,9 @@ export const EXIT_USAGE = 2;
 export function installPipeGuards(): void {
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw e;
+    // Any other write failure (disk full, a closed terminal): one line, no stack trace.
+    process.stderr.write(`callpair: cannot write output: ${e.code ?? e.message}\n`);
+    process.exit(2);
   });
   process.on('SIGINT', () => {
     process.stderr.write('callpair: interrupted\n');

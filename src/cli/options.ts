@@ -4,7 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Argv } from 'yargs';
-import { DEFAULT_MAX_FINDINGS, DEFAULT_MAX_LINE_BYTES, type AnalyzeOptions } from '../analyze.js';
+import { DEFAULT_MAX_FINDINGS, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_OPEN_CALLS, type AnalyzeOptions } from '../analyze.js';
 import { profileNames, UnknownProfileError } from '../profiles/index.js';
 import { InputUsageError } from '../input/sources.js';
 import { diag, EXIT_USAGE } from './io.js';
@@ -26,7 +26,7 @@ export function inputOptions<T>(y: Argv<T>) {
     .option('max-line-bytes', { type: 'number', default: DEFAULT_MAX_LINE_BYTES, describe: 'longer lines are oversized and skipped' })
     .option('validate-all', { type: 'boolean', default: false, describe: 'parse every line, so malformed lines anywhere are found' })
     .option('max-findings', { type: 'number', default: DEFAULT_MAX_FINDINGS, describe: 'findings listed per code (all are counted)' })
-    .option('max-open-calls', { type: 'number', default: 1_000_000, describe: 'open calls per channel before the oldest is evicted as an orphan' })
+    .option('max-open-calls', { type: 'number', default: DEFAULT_MAX_OPEN_CALLS, describe: 'open calls per channel before the oldest is evicted as an orphan' })
     .option('jobs', { type: 'number', default: DEFAULT_JOBS, describe: `threads that decode and parse JSONL (same report for any N; up to ${MAX_USEFUL_JOBS} used here)` })
     .option('color', { type: 'boolean', default: true, describe: 'colour (also NO_COLOR / FORCE_COLOR); --no-color turns it off' })
     .option('caller', { type: 'string', array: true, nargs: 1, describe: 'assay: the caller\'s sent JSON-RPC log (repeatable)' })

@@ -12,12 +12,17 @@ describe('attribution key and errors', () => {
     expect(attributionKey('delivery', side({ caller: 'caller-x' }))).toBe('caller-x');
   });
 
-  it('counts a terminal as an error when its status is stated and not ok', () => {
+  it('counts a terminal as an error when its status is stated and not an outcome', () => {
     expect(isError(side({ attrs: { status: 'ok' } }))).toBe(false);
     expect(isError(side({ attrs: {} }))).toBe(false);
     expect(isError(side({ attrs: { status: null } }))).toBe(false);
     expect(isError(side({ attrs: { status: 'error' } }))).toBe(true);
     expect(isError(side({ attrs: { status: 'cancelled' } }))).toBe(true);
+  });
+
+  it('a policy decision (allow or deny) is an outcome, not an error', () => {
+    expect(isError(side({ attrs: { status: 'allow', tool: 't' } }))).toBe(false);
+    expect(isError(side({ attrs: { status: 'deny', tool: 't' } }))).toBe(false);
   });
 });
 

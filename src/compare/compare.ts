@@ -135,10 +135,13 @@ export function attributionKey(channel: string, side: CallSide): string {
   return side.attrs.tool ?? side.caller;
 }
 
-/** An error is a terminal whose status is known and is not `ok`. */
+/** Statuses that are outcomes, not errors: `ok`, and a policy decision (`allow`, `deny`). */
+const NOT_ERRORS = new Set(['ok', 'allow', 'deny']);
+
+/** An error is a terminal whose status is known and is not an outcome (`ok`, `allow`, `deny`). */
 export function isError(side: CallSide): boolean {
   const s = side.attrs.status;
-  return s !== null && s !== undefined && s !== 'ok';
+  return s !== null && s !== undefined && !NOT_ERRORS.has(s);
 }
 
 class Acc {

@@ -149,7 +149,7 @@ export class PairingEngine {
   constructor(opts: EngineOptions) {
     this.sink = opts.sink;
     this.closedWindow = opts.closedWindow ?? 100_000;
-    this.maxOpenCalls = opts.maxOpenCalls ?? 1_000_000;
+    this.maxOpenCalls = opts.maxOpenCalls ?? 100_000;
     for (const spec of opts.channels) this.addChannel(spec);
   }
 

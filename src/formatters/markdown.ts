@@ -106,7 +106,7 @@ export function renderMarkdown(report: Report): string {
   if (failed.some((c) => offenders(report, c).length > 0)) out.push('');
 
   out.push('### Channels', '');
-  if (report.channels.length === 0) out.push('No call events found.', '');
+  if (report.channels.length === 0 && Object.keys(report.records).length === 0) out.push('No call events found.', '');
   else
     out.push(
       ...table(

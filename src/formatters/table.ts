@@ -110,7 +110,7 @@ function render(report: Report, chalk: ChalkInstance): string {
       it.push([safeText(i.path, 80), i.profile, String(i.lines), String(i.records), String(i.ignored), String(i.malformed), String(i.oversized)]);
     out.push(it.toString());
   }
-  if (report.channels.length === 0) out.push(chalk.yellow('No call events found.'));
+  if (report.channels.length === 0 && Object.keys(report.records).length === 0) out.push(chalk.yellow('No call events found.'));
   for (const ch of report.channels) out.push('', channelSection(ch, chalk));
   const assay = assaySection(report, chalk);
   if (assay) out.push('', assay);

@@ -49,13 +49,13 @@ function has(cmd) {
   return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 }
 const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
-const defaultJobs = a.jobs ?? Math.min(availableParallelism(), 4);
+const parallelJobs = a.jobs ?? Math.max(2, Math.min(availableParallelism(), 4));
 const JQ_FILTER =
   'select(.event == "llm:request" or .event == "llm:response" or .event == "provider:error" or .event == "provider:retry" or .event == "provider:throttle")';
 
 const peers = [
   { name: 'callpair --jobs 1', argv: [process.execPath, bin, 'analyze', '--format', 'json', '--jobs', '1', file], ref: true },
-  { name: `callpair --jobs ${defaultJobs} (default)`, argv: [process.execPath, bin, 'analyze', '--format', 'json', '--jobs', String(defaultJobs), file] },
+  { name: `callpair --jobs ${parallelJobs}`, argv: [process.execPath, bin, 'analyze', '--format', 'json', '--jobs', String(parallelJobs), file] },
   { name: 'python json.loads + FIFO', argv: ['python3', path.join(ROOT, 'bench', 'peers', 'fifo_pair.py'), file], needs: 'python3' },
   { name: 'jq -c (LLM family)', argv: ['jq', '-c', JQ_FILTER, file], needs: 'jq' },
   { name: 'minimal Node reader', argv: [process.execPath, path.join(ROOT, 'bench', 'peers', 'minimal.mjs'), file] },

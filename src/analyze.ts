@@ -48,6 +48,8 @@ export interface AnalyzeOptions {
   onShadowPair?: (s: ShadowPairRecord) => void;
   /** Called after each input chunk; the pass waits for the promise it returns (backpressure for streaming listeners). */
   drain?: () => Promise<void> | undefined;
+  /** Called after each input chunk: which input, and how many (decompressed) bytes of it were read. */
+  onProgress?: (p: { path: string; index: number; inputs: number; bytes: number }) => void;
   /** Profile-specific options (e.g. assay's `correlationKey`). */
   profileOptions?: Record<string, unknown>;
   /** Collect the per-call timeline (report field `timeline`, for the html format); off by default. */
@@ -119,8 +121,8 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   const inputs: InputLedgerReport[] = [];
   const pool = makePool(opts, needles);
   try {
-    for (const source of sources) {
-      inputs.push(await readOne(source, profiles, ctx, collector, needles, opts, pool));
+    for (const [index, source] of sources.entries()) {
+      inputs.push(await readOne(source, profiles, ctx, collector, needles, opts, pool, { index, total: sources.length }));
     }
   } finally {
     await pool?.close();
@@ -206,7 +208,10 @@ async function readOne(
   needles: readonly Buffer[],
   opts: AnalyzeOptions,
   pool: WorkerPool | null,
+  position: { index: number; total: number },
 ): Promise<InputLedgerReport> {
+  const progressIndex = position.index;
+  const progressTotal = position.total;
   const handlers: Array<{ name: string; h: RecordHandler }> = [];
   for (const p of profiles) {
     const h = p.open(source, ctx);
@@ -252,7 +257,7 @@ async function readOne(
     },
   };
 
-  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain, pool, keep: combinedKeep(profiles) });
+  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain, progress: opts.onProgress && ((bytes) => opts.onProgress!({ path, index: progressIndex, inputs: progressTotal, bytes })), pool, keep: combinedKeep(profiles) });
   for (const { h } of handlers) h.end?.();
   if (r.error) {
     collector.add(

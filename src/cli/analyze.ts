@@ -10,6 +10,7 @@ import { analyze } from '../analyze.js';
 import { FORMAT_NAMES, getFormatter, isFormatName, needsTimeline, type FormatName } from '../formatters/index.js';
 import { InputUsageError } from '../input/sources.js';
 import { makeChalk } from './color.js';
+import { makeProgress } from './progress.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
 import { gateOptions, gateOptionsFrom, type GateArgs } from './gate-options.js';
 import { reportOutputOptions, reportTargetsFrom, writeReports, writeStepSummary, type ReportOutputArgs } from './report-outputs.js';
@@ -42,7 +43,8 @@ async function runAnalyze(a: AnalyzeArgs): Promise<void> {
   const targets = reportTargetsFrom(a);
   if (a.output && targets.some((t) => path.resolve(t.file) === path.resolve(a.output!))) throw new InputUsageError(`--output ${a.output} is also a --report file`);
   if (needsTimeline([a.format, ...targets.map((t) => t.format)])) opts.timeline = true;
-  const report = await analyze(opts);
+  const progress = makeProgress(process.stderr, process.env);
+  const report = await analyze({ ...opts, onProgress: (p) => progress.update(p) }).finally(() => progress.done());
   const cwd = process.cwd();
   const toTTY = !a.output && process.stdout.isTTY === true;
   const chalk = makeChalk({ color: a.color, env: process.env, isTTY: toTTY });

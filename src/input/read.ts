@@ -20,6 +20,8 @@ export interface ReadOptions {
   stdin?: NodeJS.ReadableStream;
   /** Called after each chunk; reading waits for the promise it returns (backpressure downstream). */
   drain?: () => Promise<void> | undefined;
+  /** Called after each chunk with the bytes read so far (decompressed): progress reporting. */
+  progress?: (bytes: number) => void;
   /** Parallel reading (`--jobs`): JSONL files of at least `parallelMinBytes` (default 4 MiB) use it. */
   pool?: WorkerPool | null;
   /** The profiles' combined `keep` (null: whole values). */
@@ -171,6 +173,7 @@ export async function readSource(source: Source, sink: LineSink, opts: ReadOptio
       if (wait) await wait;
       // The single-threaded line reader is done with the chunk (it copies what it keeps).
       if (!gzip && reader instanceof LineReader && chunk.buffer instanceof ArrayBuffer) recycler.give(chunk.buffer);
+      opts.progress?.(reader.ledger.bytes);
       const drained = opts.drain?.();
       if (drained) await drained;
     }

@@ -35,6 +35,8 @@ export interface AnalyzeOptions {
   maxFindings?: number;
   /** Recently closed ids remembered for DUPLICATE_TERMINAL (default 100 000). */
   closedWindow?: number;
+  /** List at most this many scopes per channel in the report (the most troubled); default: all. */
+  maxScopes?: number;
   /** Open calls per channel before the oldest is evicted as an orphan (default 100 000). */
   maxOpenCalls?: number;
   gate?: GateOptions;
@@ -135,7 +137,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   const evaluated = new Set(profiles.flatMap((p) => p.evaluatedChannels?.() ?? []));
   for (const st of engine.channels.values()) {
     const c = st.counters;
-    if (c.requests + c.terminals + c.interims > 0 || evaluated.has(st.spec.name)) channels.push(channelReport(st));
+    if (c.requests + c.terminals + c.interims > 0 || evaluated.has(st.spec.name)) channels.push(channelReport(st, opts.maxScopes));
   }
 
   const records: Record<string, unknown> = {};

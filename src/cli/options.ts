@@ -27,6 +27,7 @@ export function inputOptions<T>(y: Argv<T>) {
     .option('validate-all', { type: 'boolean', default: false, describe: 'parse every line, so malformed lines anywhere are found' })
     .option('max-findings', { type: 'number', default: DEFAULT_MAX_FINDINGS, describe: 'findings listed per code (all are counted)' })
     .option('max-open-calls', { type: 'number', default: DEFAULT_MAX_OPEN_CALLS, describe: 'open calls per channel before the oldest is evicted as an orphan' })
+    .option('max-scopes', { type: 'number', describe: 'list at most N scopes per channel in the report, the most troubled first chosen (default: all)' })
     .option('jobs', { type: 'number', default: DEFAULT_JOBS, describe: `threads that decode and parse JSONL (same report for any N; up to ${MAX_USEFUL_JOBS} used here)` })
     .option('color', { type: 'boolean', default: true, describe: 'colour (also NO_COLOR / FORCE_COLOR); --no-color turns it off' })
     .option('caller', { type: 'string', array: true, nargs: 1, describe: 'assay: the caller\'s sent JSON-RPC log (repeatable)' })
@@ -41,6 +42,7 @@ export interface InputArgs {
   validateAll: boolean;
   maxFindings: number;
   maxOpenCalls: number;
+  maxScopes?: number;
   jobs: number;
   color: boolean;
   caller?: string[];
@@ -63,6 +65,7 @@ export function analyzeOptionsFrom(a: InputArgs): AnalyzeOptions {
   if (!Number.isFinite(a.maxLineBytes) || a.maxLineBytes < 1) throw new InputUsageError('--max-line-bytes must be a positive number');
   if (!Number.isInteger(a.maxFindings) || a.maxFindings < 0) throw new InputUsageError('--max-findings must be a whole number');
   if (!Number.isInteger(a.maxOpenCalls) || a.maxOpenCalls < 1) throw new InputUsageError('--max-open-calls must be a positive whole number');
+  if (a.maxScopes !== undefined && (!Number.isInteger(a.maxScopes) || a.maxScopes < 0)) throw new InputUsageError('--max-scopes must be a whole number');
   if (!Number.isInteger(a.jobs) || a.jobs < 1 || a.jobs > 64) throw new InputUsageError('--jobs must be a whole number from 1 to 64');
   return {
     inputs,
@@ -71,6 +74,7 @@ export function analyzeOptionsFrom(a: InputArgs): AnalyzeOptions {
     validateAll: a.validateAll,
     maxFindings: a.maxFindings,
     maxOpenCalls: a.maxOpenCalls,
+    ...(a.maxScopes !== undefined ? { maxScopes: a.maxScopes } : {}),
     ...assayOptionsFrom(a),
     jobs: Math.min(a.jobs, MAX_USEFUL_JOBS),
   };

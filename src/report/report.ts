@@ -69,6 +69,8 @@ export interface ChannelReport extends CounterReport {
   channel: string;
   ordered: boolean;
   scopeCount: number;
+  /** Scopes left out of `scopes` by `--max-scopes` (absent when every scope is listed). */
+  scopesOmitted?: number;
   latencyByGroup: LatencyGroupReport[];
   scopes: ScopeReport[];
 }
@@ -123,11 +125,29 @@ export function counterReport(c: Counters): CounterReport {
   };
 }
 
-export function channelReport(st: ChannelState): ChannelReport {
-  const scopes: ScopeReport[] = [];
-  for (const s of st.scopes.values()) scopes.push({ scope: s.scope, ...counterReport(s.counters) });
+/** How much a scope needs a look: crossed, orphaned, ambiguous and duplicated calls. */
+function scopeTrouble(c: Counters): number {
+  return c.crossedFifo + c.orphanRequests + c.orphanResponses + c.byConfidence.ambiguous + c.duplicateIds + c.duplicateTerminals;
+}
+
+const byName = (a: { scope: string }, b: { scope: string }) => (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0);
+
+/**
+ * A channel's report. With `maxScopes`, only that many scopes are listed — the most troubled ones
+ * (ties by name) — and `scopesOmitted` says how many were left out; the channel's counters still
+ * cover every scope.
+ */
+export function channelReport(st: ChannelState, maxScopes?: number): ChannelReport {
+  let states = [...st.scopes.values()];
+  let omitted = 0;
+  if (maxScopes !== undefined && states.length > maxScopes) {
+    states.sort((a, b) => scopeTrouble(b.counters) - scopeTrouble(a.counters) || byName(a, b));
+    omitted = states.length - maxScopes;
+    states = states.slice(0, maxScopes);
+  }
+  const scopes: ScopeReport[] = states.map((s) => ({ scope: s.scope, ...counterReport(s.counters) }));
   // Deterministic: scopes in byte order of their name (first-seen order depends on file order).
-  scopes.sort((a, b) => (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0));
+  scopes.sort(byName);
   const groups: LatencyGroupReport[] = [];
   for (const g of st.groups.values()) {
     const s = g.hist.stats();
@@ -138,7 +158,8 @@ export function channelReport(st: ChannelState): ChannelReport {
     channel: st.spec.name,
     ordered: st.spec.ordered,
     ...counterReport(st.counters),
-    scopeCount: scopes.length,
+    scopeCount: st.scopes.size,
+    ...(omitted > 0 ? { scopesOmitted: omitted } : {}),
     latencyByGroup: groups,
     scopes,
   };

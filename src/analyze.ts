@@ -8,7 +8,7 @@ import { FindingCollector, finding, type Finding } from './report/findings.js';
 import { findingMessage } from './report/messages.js';
 import { evaluateGate, type GateOptions } from './report/gate.js';
 import { channelReport, REPORT_SCHEMA, type InputLedgerReport, type Report } from './report/report.js';
-import { resolveSources, type Source, type SourceRole } from './input/sources.js';
+import { InputUsageError, resolveSources, type Source, type SourceRole } from './input/sources.js';
 import { readSource } from './input/read.js';
 import { WorkerPool } from './input/parallel.js';
 import { combinedKeep } from './profiles/keep.js';
@@ -218,6 +218,10 @@ async function readOne(
   for (const p of profiles) {
     const h = p.open(source, ctx);
     if (h) handlers.push({ name: p.name, h });
+  }
+  if (handlers.length === 0 && source.role !== 'capture') {
+    // Caller and upstream logs are read first, so this stops the run before anything is reported.
+    throw new InputUsageError(`--${source.role} ${source.path}: no profile in use reads ${source.role} logs (use --profile auto or assay)`);
   }
   const used = new Map<string, number>();
   let ignored = 0;

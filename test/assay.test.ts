@@ -84,6 +84,14 @@ describe('callpair analyze: the three-file assay audit', () => {
     expect(res.stderr).toContain('no-such-caller.jsonl');
   });
 
+  it('exits 2 when --caller is given with a profile that does not read caller logs', async () => {
+    const res = await runCli(['analyze', '--profile', 'amplifier', '--caller', `${A}/run-ids.caller.jsonl`, `${A}/run-ids.decisions.ndjson`]);
+    expect(res.code).toBe(2);
+    expect(res.stdout).toBe('');
+    expect(res.stderr.trim().split('\n')).toHaveLength(1);
+    expect(res.stderr).toContain('no profile in use reads caller logs');
+  });
+
   it('prints a tool name and a caller id with ANSI escapes and bidi overrides inert in the table', async () => {
     const dir = tmpDir();
     const rec = JSON.parse(readFileSync(fixture('assay/contract.v0.ndjson'), 'utf8').split('\n').find((l) => l.includes('"decision":"allow"'))!);

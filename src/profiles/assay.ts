@@ -21,6 +21,7 @@
  * engine's ORPHAN_RESPONSE stays, so the ledger and the finding count agree); the profile adds
  * DENIED_BUT_DELIVERED when its key belongs to a deny record, UNRECORDED_DELIVERY otherwise.
  */
+import { clipOrNull, clipText } from './clip.js';
 import { createHash } from 'node:crypto';
 import type { CallAttrs, CallEvent, ChannelSpec, Confidence, Loc, OrphanResponseRecord } from '../model.js';
 import { finding } from '../report/findings.js';
@@ -85,7 +86,8 @@ interface RpcCall {
  */
 export function producerToolName(name: unknown): string {
   if (typeof name !== 'string') return '';
-  return name.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd');
+  // Clipped like every kept capture string (bounded memory; the marker keeps long names distinct).
+  return clipText(name.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd'));
 }
 
 /** JSON-RPC ids compare with their type: 9 ≠ "9". */
@@ -265,7 +267,7 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
           );
         }
 
-        const tool = asString(asObject(top.tool)?.name);
+        const tool = clipOrNull(asString(asObject(top.tool)?.name));
         // The producer already sanitized it; a hand-made record may not have been.
         const sigTool = tool === null ? null : producerToolName(tool);
         const decision = asString(top.decision);
@@ -291,7 +293,7 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
         else corr.absent++;
         if (corrId === null) recordsWithoutId++;
 
-        const callerId = asString(asObject(top.caller)?.id) ?? '';
+        const callerId = clipText(asString(asObject(top.caller)?.id) ?? '');
         const attrs: CallAttrs = { tool, status: decision, kind: schema };
         let chained: string | null = null;
         let inherited: Confidence | undefined;

@@ -26,7 +26,8 @@ export interface GenStats {
   lines: number;
 }
 
-function mulberry32(seed: number): () => number {
+/** mulberry32: a small seeded PRNG (shared by the test generators). */
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

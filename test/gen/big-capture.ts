@@ -6,17 +6,7 @@
  * Deterministic for a given size (a fixed-seed PRNG).
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as prng } from '../generate.js';
 
 const MODELS: Array<[string, string]> = [
   ['anthropic', 'claude-sonnet-5'],

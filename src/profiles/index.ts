@@ -3,6 +3,7 @@
  */
 import { amplifierProfile } from './amplifier.js';
 import { assayProfile } from './assay.js';
+import { jsonrpcProfile } from './jsonrpc.js';
 import { CustomProfileError, customProfile, loadCustomSpec } from './custom.js';
 import type { Profile } from './types.js';
 
@@ -11,6 +12,7 @@ export type ProfileFactory = (options: Record<string, unknown>) => Profile;
 export const PROFILES: ReadonlyMap<string, ProfileFactory> = new Map<string, ProfileFactory>([
   ['amplifier', amplifierProfile],
   ['assay', assayProfile],
+  ['jsonrpc', jsonrpcProfile],
 ]);
 
 export function profileNames(): string[] {

@@ -2,6 +2,7 @@
  * One streaming pass: sources → reader → profiles → engine → report. `analyze`, `compare` and
  * `pairs` all run this same pass; they differ only in what they listen to.
  */
+import path from 'node:path';
 import type { Loc, OrphanRequestRecord, OrphanResponseRecord, PairRecord, ShadowPairRecord } from './model.js';
 import { PairingEngine, type EngineSink } from './engine/engine.js';
 import { FindingCollector, finding, type Finding } from './report/findings.js';
@@ -58,6 +59,8 @@ export interface AnalyzeOptions {
   timeline?: boolean | TimelineOptions;
   /** Threads that decode and parse JSONL (default 1: this thread only); the report is the same. */
   jobs?: number;
+  /** A run with nothing to audit (no input, or no record matched) is no NO_CALL_EVENTS error. */
+  allowEmpty?: boolean;
 }
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -101,16 +104,27 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
 
   const sources: Source[] = [];
   const walkErrors: string[] = [];
+  const skipped: string[] = [];
   const add = async (args: readonly string[] | undefined, role: SourceRole) => {
     if (!args || args.length === 0) return;
     const r = await resolveSources(args, role);
     sources.push(...r.sources);
     walkErrors.push(...r.walkErrors);
+    skipped.push(...r.skipped);
   };
   // Request sides before terminal sides (assay reads in file order without timestamps).
   await add(opts.caller, 'caller');
   await add(opts.inputs, 'capture');
   await add(opts.upstream, 'upstream');
+  // The custom profile file itself, met in a directory given as input, is no capture.
+  const profileFile = profileFilePath(opts.profile);
+  const profileSkipped: string[] = [];
+  if (profileFile !== null) {
+    for (let i = sources.length - 1; i >= 0; i--) {
+      const f = sources[i]!.file;
+      if (f !== null && path.resolve(f) === profileFile) profileSkipped.push(...sources.splice(i, 1).map((s) => s.path));
+    }
+  }
 
   for (const w of walkErrors) {
     const at = w.lastIndexOf(': ');
@@ -132,6 +146,26 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   for (const p of profiles) p.finish?.(ctx);
   engine.finish();
 
+  // Nothing passes quietly: an input no profile used is named, and a run with nothing to audit fails.
+  for (const i of inputs) {
+    if (i.used === 0 && i.error === null && sourceRole(sources, i.path) === 'capture') {
+      collector.add(finding('UNMATCHED_INPUT', { locations: [{ path: i.path, line: 1 }] }, { path: i.path, role: 'capture', records: i.records, lines: i.lines }));
+    }
+  }
+  let events = 0;
+  for (const st of engine.channels.values()) events += st.counters.requests + st.counters.terminals + st.counters.interims;
+  const usedRecords = inputs.reduce((n, i) => n + i.used, 0);
+  if (events === 0 && usedRecords === 0 && !opts.allowEmpty) {
+    collector.add(
+      finding('NO_CALL_EVENTS', { locations: [] }, {
+        reason: sources.length === 0 ? 'no-inputs' : 'nothing-matched',
+        inputs: sources.length,
+        records: inputs.reduce((n, i) => n + i.records, 0),
+        profile: profiles.length === 1 ? profiles[0]!.name : opts.profile ?? 'auto',
+      }),
+    );
+  }
+
   // Channels with any event, or that a profile evaluated, in declaration order.
   const channels = [];
   const evaluated = new Set(profiles.flatMap((p) => p.evaluatedChannels?.() ?? []));
@@ -142,6 +176,11 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
 
   const records: Record<string, unknown> = {};
   const notes: string[] = [];
+  if (profileSkipped.length > 0) notes.push(`Not read as a capture: ${profileSkipped.join(', ')} (the profile file).`);
+  if (skipped.length > 0) {
+    const shown = skipped.slice(0, 10).join(', ');
+    notes.push(`Not read as captures (not named *.jsonl, *.ndjson or *.json, optionally .gz): ${shown}${skipped.length > 10 ? ` and ${skipped.length - 10} more` : ''}.`);
+  }
   for (const p of profiles) {
     const s = p.summary?.();
     if (s !== undefined) records[p.name] = s;
@@ -183,6 +222,17 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   };
   if (timeline) report.timeline = timeline.build(channels, engine.channels.values());
   return report;
+}
+
+/** The resolved path of a custom profile file (`--profile x.json`), null for a built-in profile. */
+function profileFilePath(profile: string | undefined): string | null {
+  if (!profile || !(/\.json$/i.test(profile) || profile.includes('/'))) return null;
+  return path.resolve(profile);
+}
+
+function sourceRole(sources: readonly Source[], p: string): SourceRole | null {
+  for (const s of sources) if (s.path === p) return s.role;
+  return null;
 }
 
 /** The timeline listens to the engine beside any other listener. */

@@ -78,6 +78,11 @@ export interface ChannelSpec {
    * an orphan response instead of taking the oldest request by FIFO (content that must match).
    */
   signatureRequired?: boolean;
+  /**
+   * Terminals arrive in an order the producer does not promise (OpenAI Batch output files): FIFO
+   * and signature-FIFO comparisons are no evidence of crossed pairs, so none are counted or reported.
+   */
+  arbitraryTerminalOrder?: boolean;
 }
 
 /** The public view of one side of a call. */

@@ -417,16 +417,19 @@ export class PairingEngine {
     }
 
     if (method === 'id') {
-      this.bump(ch, sc, (c) => c.crossedComparable++);
-      pair.fifoPartner = fifoPartner ? fifoPartner.loc : null;
-      pair.signaturePartner = sigPartner ? sigPartner.loc : null;
-      if (!fifoPartner || fifoPartner.seq !== taken.seq) {
-        this.bump(ch, sc, (c) => c.crossedFifo++);
-        this.crossed(ch, sc, 'fifo', ev, req, fifoPartner);
-      }
-      if (!sigPartner || sigPartner.seq !== taken.seq) {
-        this.bump(ch, sc, (c) => c.crossedSignature++);
-        this.crossed(ch, sc, 'signature', ev, req, sigPartner);
+      // A channel whose terminal order is arbitrary by contract: FIFO is no evidence (ChannelSpec).
+      if (!ch.spec.arbitraryTerminalOrder) {
+        this.bump(ch, sc, (c) => c.crossedComparable++);
+        pair.fifoPartner = fifoPartner ? fifoPartner.loc : null;
+        pair.signaturePartner = sigPartner ? sigPartner.loc : null;
+        if (!fifoPartner || fifoPartner.seq !== taken.seq) {
+          this.bump(ch, sc, (c) => c.crossedFifo++);
+          this.crossed(ch, sc, 'fifo', ev, req, fifoPartner);
+        }
+        if (!sigPartner || sigPartner.seq !== taken.seq) {
+          this.bump(ch, sc, (c) => c.crossedSignature++);
+          this.crossed(ch, sc, 'signature', ev, req, sigPartner);
+        }
       }
     } else if (confidence === 'ambiguous') {
       this.sink.finding(
@@ -439,7 +442,7 @@ export class PairingEngine {
     }
     this.maybeDropOpen(sc);
     if (this.sink.shadowPair) {
-      const byId = method === 'id';
+      const byId = method === 'id' && !ch.spec.arbitraryTerminalOrder;
       this.shadowPair(ch, sc, 'fifo', ev, fifoPartner, fifoInFlight, byId ? fifoPartner?.seq !== taken.seq : null);
       this.shadowPair(ch, sc, 'signature', ev, sigPartner, sigInFlight, byId ? sigPartner?.seq !== taken.seq : null);
     }

@@ -4,6 +4,7 @@
 import { amplifierProfile } from './amplifier.js';
 import { assayProfile } from './assay.js';
 import { jsonrpcProfile } from './jsonrpc.js';
+import { openAiBatchProfile } from './openai-batch.js';
 import { CustomProfileError, customProfile, loadCustomSpec } from './custom.js';
 import type { Profile } from './types.js';
 
@@ -13,6 +14,7 @@ export const PROFILES: ReadonlyMap<string, ProfileFactory> = new Map<string, Pro
   ['amplifier', amplifierProfile],
   ['assay', assayProfile],
   ['jsonrpc', jsonrpcProfile],
+  ['openai-batch', openAiBatchProfile],
 ]);
 
 export function profileNames(): string[] {

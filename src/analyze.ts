@@ -11,7 +11,7 @@ import { channelReport, REPORT_SCHEMA, type InputLedgerReport, type Report } fro
 import { InputUsageError, resolveSources, type Source, type SourceRole } from './input/sources.js';
 import { readSource } from './input/read.js';
 import { WorkerPool } from './input/parallel.js';
-import { combinedKeep } from './profiles/keep.js';
+import { combinedKeep, keepFunction } from './profiles/keep.js';
 import type { LineSink } from './input/lines.js';
 import { resolveProfiles, type Profile } from './profiles/index.js';
 import type { ProfileContext, RecordHandler, RecordOutcome } from './profiles/types.js';
@@ -121,7 +121,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
 
   const needles = [...new Set(profiles.flatMap((p) => p.needles))].map((n) => Buffer.from(n));
   const inputs: InputLedgerReport[] = [];
-  const pool = makePool(opts, needles);
+  const pool = makePool(opts, needles, profiles);
   try {
     for (const [index, source] of sources.entries()) {
       inputs.push(await readOne(source, profiles, ctx, collector, needles, opts, pool, { index, total: sources.length }));
@@ -263,7 +263,7 @@ async function readOne(
     },
   };
 
-  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain, progress: opts.onProgress && ((bytes) => opts.onProgress!({ path, index: progressIndex, inputs: progressTotal, bytes })), pool, keep: combinedKeep(profiles) });
+  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain, progress: opts.onProgress && ((bytes) => opts.onProgress!({ path, index: progressIndex, inputs: progressTotal, bytes })), pool, keep: keepFunction(combinedKeep(profiles)) });
   for (const { h } of handlers) h.end?.();
   if (r.error) {
     collector.add(
@@ -291,13 +291,12 @@ async function readOne(
 }
 
 /** The worker pool for `jobs` > 1 (workers start on the first large JSONL input). */
-function makePool(opts: AnalyzeOptions, needles: readonly Buffer[]): WorkerPool | null {
+function makePool(opts: AnalyzeOptions, needles: readonly Buffer[], profiles: readonly Profile[]): WorkerPool | null {
   const jobs = opts.jobs ?? 1;
   if (!(jobs > 1)) return null;
   // This thread frames lines and takes a share of the batches too: jobs - 1 workers.
   return new WorkerPool(jobs - 1, {
-    profile: opts.profile ?? 'auto',
-    profileOptions: opts.profileOptions ?? {},
+    keep: combinedKeep(profiles),
     needles: needles.map((n) => n.toString('latin1')),
     validateAll: opts.validateAll ?? false,
   });

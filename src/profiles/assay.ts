@@ -23,10 +23,12 @@
  */
 import { clipOrNull, clipText } from './clip.js';
 import { createHash } from 'node:crypto';
-import type { CallAttrs, CallEvent, ChannelSpec, Confidence, Loc, OrphanResponseRecord } from '../model.js';
+import type { CallAttrs, ChannelSpec, Confidence, Loc, OrphanResponseRecord } from '../model.js';
 import { finding } from '../report/findings.js';
 import type { Source } from '../input/sources.js';
-import { checkCorrelationId, isSafeId } from './ids.js';
+import { isSafeId } from './ids.js';
+import { checkId, derivedKey, type IdKey, makeEvent } from './event.js';
+import type { KeepSpec } from './keep.js';
 import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from './types.js';
 import { asObject, asString } from './types.js';
 import { DECISION_SCHEMA_PREFIX, REASONS, validateDecisionRecord } from './assay-validate.js';
@@ -36,8 +38,25 @@ export type { AssaySummary } from '../report/assay.js';
 
 // A true partner always has the same tool name (the record's is the caller's, sanitized; the
 // arrival is the caller's line verbatim): no FIFO pairing across different tool names.
-export const DECISION_CHANNEL: ChannelSpec = { name: 'decision', ordered: true, signatureFields: ['tool'], signatureRequired: true };
-export const DELIVERY_CHANNEL: ChannelSpec = { name: 'delivery', ordered: true, signatureFields: ['tool'], signatureRequired: true };
+// Rows are tools; a decision other than `allow` (a `deny`) is a failed outcome of the call.
+const TOOL_MEANING = {
+  rowLabel: 'tool',
+  attribution: 'tool',
+  groupLabels: ['tool'],
+  failure: { kind: 'status-not-in', statuses: ['allow'] },
+  idKind: 'correlation',
+} as const satisfies Omit<ChannelSpec, 'name' | 'ordered' | 'signatureFields'>;
+export const DECISION_CHANNEL: ChannelSpec = { name: 'decision', ...TOOL_MEANING, ordered: true, signatureFields: ['tool'], signatureRequired: true };
+export const DELIVERY_CHANNEL: ChannelSpec = { name: 'delivery', ...TOOL_MEANING, ordered: true, signatureFields: ['tool'], signatureRequired: true };
+
+/**
+ * `Profile.keep`: decision records (and every other `assay.*` record) are validated whole; of a
+ * JSON-RPC line the profile reads the method, the id, and `params.name` and `params._meta`.
+ */
+export const ASSAY_KEEP: KeepSpec = {
+  tree: { schema: true, method: true, id: true, params: { name: true, _meta: true } },
+  whole: [{ key: 'schema', prefixes: ['assay.'] }],
+};
 
 export const DEFAULT_CORRELATION_KEY = 'assay.correlation_id';
 /** The proxy's own upstream traffic (pre-call establish). */
@@ -74,8 +93,8 @@ interface DenyEntry {
 
 interface RpcCall {
   /** The JSON-RPC id key, null for a notification (no id) or an unusable id. */
-  rpcKey: string | null;
-  corrId: string | null;
+  rpcKey: IdKey | null;
+  corrId: IdKey | null;
   tool: string | null;
 }
 
@@ -140,7 +159,7 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
   let upstreamCalls = 0;
   let establishSkipped = 0;
   // Chaining: caller request (by its Loc object) → the key its forwarded line would arrive with.
-  const chain = new WeakMap<Loc, string>();
+  const chain = new WeakMap<Loc, IdKey>();
   // Delivery audit.
   const denyKeys = new Map<string, DenyEntry>();
   let allowRecords = 0;
@@ -159,11 +178,12 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
     const params = asObject(obj.params);
     const meta = asObject(params?.['_meta']);
     const raw = meta && Object.prototype.hasOwnProperty.call(meta, key) ? meta[key] : undefined;
-    const c = checkCorrelationId(keyField, raw);
-    let corrId: string | null = null;
-    if (c.kind === 'valid') corrId = c.id;
+    const c = checkId('correlation', keyField, raw);
+    let corrId: IdKey | null = null;
+    if (c.kind === 'valid') corrId = c.key;
     else if (c.kind === 'invalid') ctx.finding(finding('INVALID_ID', { channel, scope: RUN_SCOPE, locations: [loc] }, c.info));
-    return { rpcKey: jsonRpcKey(id), corrId, tool: producerToolName(params?.name) };
+    const rpcKey = jsonRpcKey(id);
+    return { rpcKey: rpcKey === null ? null : derivedKey(rpcKey), corrId, tool: producerToolName(params?.name) };
   }
 
   function callerHandler(ctx: ProfileContext): RecordHandler {
@@ -179,18 +199,21 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
         if (!call) return 'ignored';
         callerCalls++;
         if (!decisionEval) return 'ignored';
-        const ev: CallEvent = {
-          role: 'request',
-          channel: 'decision',
-          scope: RUN_SCOPE,
-          id: call.corrId,
-          sig: [call.tool],
-          time: null,
-          caller: CALLER_LOG,
-          attrs: { tool: call.tool, kind: 'tools/call' },
-          loc,
-          orphanNote: NOTE_NO_DECISION_RECORD,
-        };
+        const ev = makeEvent(
+          DECISION_CHANNEL,
+          {
+            role: 'request',
+            scope: RUN_SCOPE,
+            id: call.corrId,
+            sig: [call.tool],
+            time: null,
+            caller: CALLER_LOG,
+            attrs: { tool: call.tool, kind: 'tools/call' },
+            loc,
+            orphanNote: NOTE_NO_DECISION_RECORD,
+          },
+          ctx,
+        );
         // The proxy forwards the caller's line verbatim: its arrival carries the same _meta and id.
         const arrivalKey = call.corrId ?? call.rpcKey;
         if (arrivalKey !== null) chain.set(loc, arrivalKey);
@@ -213,19 +236,24 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
         if (!call) return 'ignored';
         upstreamCalls++;
         if (!deliveryEval) return 'ignored';
-        const pair = ctx.emit({
-          role: 'terminal',
-          channel: 'delivery',
-          scope: RUN_SCOPE,
-          // A JSON-RPC id can only meet an id chained through a decision pair: without the caller
-          // log it is no key at all.
-          id: call.corrId ?? (decisionEval ? call.rpcKey : null),
-          sig: [call.tool],
-          time: null,
-          caller: UPSTREAM_LOG,
-          attrs: { tool: call.tool, kind: 'tools/call' },
-          loc,
-        });
+        const pair = ctx.emit(
+          makeEvent(
+            DELIVERY_CHANNEL,
+            {
+              role: 'terminal',
+              scope: RUN_SCOPE,
+              // A JSON-RPC id can only meet an id chained through a decision pair: without the caller
+              // log it is no key at all.
+              id: call.corrId ?? (decisionEval ? call.rpcKey : null),
+              sig: [call.tool],
+              time: null,
+              caller: UPSTREAM_LOG,
+              attrs: { tool: call.tool, kind: 'tools/call' },
+              loc,
+            },
+            ctx,
+          ),
+        );
         if (pair) allowArrived++;
         return 'used';
       },
@@ -279,10 +307,10 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
         countTool(tool);
 
         // The correlation id: optional, additive within v0.
-        let corrId: string | null = null;
-        const c = checkCorrelationId('correlation_id', top.correlation_id);
+        let corrId: IdKey | null = null;
+        const c = checkId('correlation', 'correlation_id', top.correlation_id);
         if (c.kind === 'valid') {
-          corrId = c.id;
+          corrId = c.key;
           corr.present++;
           if (seenCorr.has(corrId)) corr.duplicated++;
           remember(seenCorr, corrId, true, window);
@@ -295,10 +323,10 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
 
         const callerId = clipText(asString(asObject(top.caller)?.id) ?? '');
         const attrs: CallAttrs = { tool, status: decision, kind: schema };
-        let chained: string | null = null;
+        let chained: IdKey | null = null;
         let inherited: Confidence | undefined;
         if (decisionEval) {
-          const pair = ctx.emit({ role: 'terminal', channel: 'decision', scope: RUN_SCOPE, id: corrId, sig: [sigTool], time: null, caller: callerId, attrs, loc });
+          const pair = ctx.emit(makeEvent(DECISION_CHANNEL, { role: 'terminal', scope: RUN_SCOPE, id: corrId, sig: [sigTool], time: null, caller: callerId, attrs, loc }, ctx));
           if (pair) {
             chained = chain.get(pair.request.loc) ?? null;
             chain.delete(pair.request.loc);
@@ -309,25 +337,28 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
         if (decision === 'allow') {
           allowRecords++;
           if (deliveryEval) {
-            const ev: CallEvent = {
-              role: 'request',
-              channel: 'delivery',
-              scope: RUN_SCOPE,
-              id: corrId ?? chained,
-              sig: [sigTool],
-              time: null,
-              caller: callerId,
-              attrs,
-              loc,
-              orphanNote: NOTE_ALLOWED_NOT_OBSERVED,
-            };
-            // An id inherited through the decision pair is no surer than that pair.
-            if (corrId === null && chained !== null && inherited) ev.maxConfidence = inherited;
+            const ev = makeEvent(
+              DELIVERY_CHANNEL,
+              {
+                role: 'request',
+                scope: RUN_SCOPE,
+                id: corrId ?? chained,
+                sig: [sigTool],
+                time: null,
+                caller: callerId,
+                attrs,
+                loc,
+                orphanNote: NOTE_ALLOWED_NOT_OBSERVED,
+                // An id inherited through the decision pair is no surer than that pair.
+                ...(corrId === null && chained !== null && inherited ? { maxConfidence: inherited } : {}),
+              },
+              ctx,
+            );
             ctx.emit(ev);
           }
         } else if (decision === 'deny') {
           denyRecords++;
-          const keys = [corrId, chained].filter((k): k is string => k !== null);
+          const keys = [corrId, chained].filter((k): k is IdKey => k !== null);
           if (keys.length === 0) denyUnchecked++;
           const entry: DenyEntry = { loc, tool, reason, arrived: false };
           for (const k of keys) remember(denyKeys, k, entry, window);
@@ -341,6 +372,7 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
     name: 'assay',
     channels: [DECISION_CHANNEL, DELIVERY_CHANNEL],
     needles: ['"assay.', '"tools/call"'],
+    keep: ASSAY_KEEP,
     open(source: Source, ctx: ProfileContext): RecordHandler | null {
       if (source.role === 'caller') return callerHandler(ctx);
       if (source.role === 'upstream') return upstreamHandler(ctx);

@@ -46,7 +46,7 @@ function channelSection(ch: ChannelReport, chalk: ChalkInstance): string {
   t.push(
     ['requests', String(ch.requests), `id coverage ${pct(ch.idCoverage.requests)}`],
     ['terminals', String(ch.terminals), `id coverage ${pct(ch.idCoverage.terminals)}; ${ch.redundant} redundant, ${ch.duplicateTerminals} duplicate`],
-    ['failed', warn(ch.failed, String(ch.failed)), `pairs whose outcome failed (${failureText(ch.meaning.failure)})`],
+    ['failed', warn(ch.failed, String(ch.failed)), `when ${failureText(ch.meaning.failure)}`],
     ['interims', String(ch.interims), `${ch.unattributedInterims} unattributed`],
     ['pairs', String(p.total), `id ${p.byMethod.id} · signature ${p.byMethod.signature} · fifo ${p.byMethod.fifo}`],
     [

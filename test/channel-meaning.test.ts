@@ -81,8 +81,9 @@ describe('a custom channel named llm-proxy, failed = status >= 500', () => {
 
   it('sarif, github and ndjson name the channel in its findings; junit lists its offender', async () => {
     const gate = ['--max-orphan-requests', '0', '--no-fail'];
-    for (const f of ['sarif', 'github', 'ndjson']) expect(await run(f, 'analyze', gate), f).toContain('llm-proxy');
-    // JUnit names checks and offenders, not channels.
+    for (const f of ['sarif', 'ndjson']) expect(await run(f, 'analyze', gate), f).toContain('llm-proxy');
+    // GitHub annotations and JUnit name checks and offenders, not channels.
+    expect(await run('github', 'analyze', gate)).toMatch(/::warning file=[^\n]*title=callpair ORPHAN_REQUEST::/);
     expect(await run('junit', 'analyze', gate)).toMatch(/<failure [^>]*type="max-orphan-requests">[^<]*ORPHAN_REQUEST/);
     const nd = (await run('ndjson')).trim().split('\n').map((l) => JSON.parse(l));
     expect(nd.find((l) => l.type === 'finding' && l.code === 'ORPHAN_REQUEST')).toMatchObject({ channel: 'llm-proxy' });

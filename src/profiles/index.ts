@@ -2,7 +2,7 @@
  * The profile registry: `--profile auto` (every profile, chosen per record) or one by name.
  */
 import { amplifierProfile } from './amplifier.js';
-import { assayProfile } from './assay.js';
+import { assayProfile } from './assay/index.js';
 import { CustomProfileError, customProfile, loadCustomSpec } from './custom.js';
 import type { ChannelSpec } from '../model.js';
 import type { Profile } from './types.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyKeep, combinedKeep, unionKeep } from './keep.js';
 import { amplifierKeep, amplifierProfile } from './amplifier.js';
-import { assayProfile } from './assay.js';
+import { assayProfile } from './assay/index.js';
 
 describe('keep', () => {
   it('amplifier keeps what it reads and drops data.raw', () => {

@@ -1,5 +1,5 @@
 /**
- * Assay policy decisions and the JSON-RPC calls around them (DESIGN §3.2, reference/assay.md).
+ * Assay policy decisions and the JSON-RPC calls around them (docs/design.md, the assay profile).
  *
  * Three streams, one per file, known by their Source role:
  * - `capture`: the decision NDJSON (`assay.enforcement_decision.*` records, detected by `schema`);
@@ -21,114 +21,37 @@
  * engine's ORPHAN_RESPONSE stays, so the ledger and the finding count agree); the profile adds
  * DENIED_BUT_DELIVERED when its key belongs to a deny record, UNRECORDED_DELIVERY otherwise.
  */
-import { clipOrNull, clipText } from './clip.js';
-import { createHash } from 'node:crypto';
-import type { CallAttrs, ChannelSpec, Confidence, Loc, OrphanResponseRecord } from '../model.js';
-import { finding } from '../report/findings.js';
-import type { Source } from '../input/sources.js';
-import { isSafeId } from './ids.js';
-import { checkId, derivedKey, type IdKey, makeEvent } from './event.js';
-import type { KeepSpec } from './keep.js';
-import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from './types.js';
-import { asObject, asString } from './types.js';
-import { DECISION_SCHEMA_PREFIX, REASONS, validateDecisionRecord } from './assay-validate.js';
-import type { AssaySummary } from '../report/assay.js';
+import { clipOrNull, clipText } from '../clip.js';
+import type { CallAttrs, Confidence, Loc, OrphanResponseRecord } from '../../model.js';
+import { finding } from '../../report/findings.js';
+import type { Source } from '../../input/sources.js';
+import { checkId, derivedKey, type IdKey, makeEvent } from '../event.js';
+import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from '../types.js';
+import { asObject, asString } from '../types.js';
+import { DECISION_SCHEMA_PREFIX, REASONS, validateDecisionRecord } from './validate.js';
+import type { AssaySummary } from '../../report/assay.js';
+import { ASSAY_KEEP, DECISION_CHANNEL, DELIVERY_CHANNEL } from './channels.js';
+import {
+  type AssayOptions,
+  CALLER_LOG,
+  DEFAULT_CORRELATION_KEY,
+  DEFAULT_WINDOW,
+  type DenyEntry,
+  MAX_SCHEMA_CHARS,
+  MAX_TOOLS,
+  NOTE_ALLOWED_NOT_OBSERVED,
+  NOTE_NO_DECISION_RECORD,
+  RESERVED_ID_PREFIX,
+  RUN_SCOPE,
+  UPSTREAM_LOG,
+} from './options.js';
+import { jsonRpcKey, producerToolName, type RpcCall } from './rpc.js';
+import { bump, remember } from './windows.js';
 
-export type { AssaySummary } from '../report/assay.js';
-
-// A true partner always has the same tool name (the record's is the caller's, sanitized; the
-// arrival is the caller's line verbatim): no FIFO pairing across different tool names.
-// Rows are tools; a decision other than `allow` (a `deny`) is a failed outcome of the call.
-const TOOL_MEANING = {
-  rowLabel: 'tool',
-  attribution: 'tool',
-  groupLabels: ['tool'],
-  failure: { kind: 'status-not-in', statuses: ['allow'] },
-  idKind: 'correlation',
-} as const satisfies Omit<ChannelSpec, 'name' | 'ordered' | 'signatureFields'>;
-export const DECISION_CHANNEL: ChannelSpec = { name: 'decision', ...TOOL_MEANING, ordered: true, signatureFields: ['tool'], signatureRequired: true };
-export const DELIVERY_CHANNEL: ChannelSpec = { name: 'delivery', ...TOOL_MEANING, ordered: true, signatureFields: ['tool'], signatureRequired: true };
-
-/**
- * `Profile.keep`: decision records (and every other `assay.*` record) are validated whole; of a
- * JSON-RPC line the profile reads the method, the id, and `params.name` and `params._meta`.
- */
-export const ASSAY_KEEP: KeepSpec = {
-  tree: { schema: true, method: true, id: true, params: { name: true, _meta: true } },
-  whole: [{ key: 'schema', prefixes: ['assay.'] }],
-};
-
-export const DEFAULT_CORRELATION_KEY = 'assay.correlation_id';
-/** The proxy's own upstream traffic (pre-call establish). */
-const RESERVED_ID_PREFIX = 'assay-establish-';
-/** One run per invocation (decision files carry no run delimiter). */
-export const RUN_SCOPE = 'run';
-/** Bounded windows: deny-record keys and seen correlation ids. */
-const DEFAULT_WINDOW = 100_000;
-/** Distinct tool names counted by name; the rest are counted in `toolsOmitted`. */
-const MAX_TOOLS = 10_000;
-/** Schema strings are capture strings: kept bounded in findings. */
-const MAX_SCHEMA_CHARS = 128;
-
-export const NOTE_ALLOWED_NOT_OBSERVED = 'allowed, not observed upstream';
-export const NOTE_NO_DECISION_RECORD = 'caller call with no decision record';
-const CALLER_LOG = '(caller log)';
-const UPSTREAM_LOG = '(upstream)';
-
-export interface AssayOptions {
-  /** Which input roles exist (set by analyze() before reading). */
-  roles?: { capture?: boolean; caller?: boolean; upstream?: boolean };
-  /** The `_meta` key holding the correlation id on JSON-RPC requests. */
-  correlationKey?: string;
-  /** Size of the bounded windows (deny keys, seen correlation ids). */
-  window?: number;
-}
-
-interface DenyEntry {
-  loc: Loc;
-  tool: string | null;
-  reason: string | null;
-  arrived: boolean;
-}
-
-interface RpcCall {
-  /** The JSON-RPC id key, null for a notification (no id) or an unusable id. */
-  rpcKey: IdKey | null;
-  corrId: IdKey | null;
-  tool: string | null;
-}
-
-/**
- * The producer's `sanitize` (tool_decision.rs): Unicode Cc other than tab/newline/CR becomes
- * U+FFFD, so a caller's `params.name` compares equal to the record's `tool.name`. A call without
- * a string `params.name` is recorded with `tool.name: ""`.
- */
-export function producerToolName(name: unknown): string {
-  if (typeof name !== 'string') return '';
-  // Clipped like every kept capture string (bounded memory; the marker keeps long names distinct).
-  return clipText(name.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd'));
-}
-
-/** JSON-RPC ids compare with their type: 9 ≠ "9". */
-export function jsonRpcKey(id: unknown): string | null {
-  if (typeof id === 'number' && Number.isFinite(id)) return `jsonrpc:n:${id}`;
-  if (typeof id === 'string') return isSafeId(id) ? `jsonrpc:s:${id}` : `jsonrpc:h:${createHash('sha256').update(id).digest('hex')}`;
-  return null;
-}
-
-function bump<K>(m: Map<K, number>, k: K): void {
-  m.set(k, (m.get(k) ?? 0) + 1);
-}
-
-/** A Map used as an insertion-ordered window of at most `size` keys. */
-function remember<V>(m: Map<string, V>, k: string, v: V, size: number): void {
-  m.delete(k);
-  m.set(k, v);
-  if (m.size > size) {
-    const oldest = m.keys().next();
-    if (!oldest.done) m.delete(oldest.value);
-  }
-}
+export type { AssaySummary } from '../../report/assay.js';
+export { ASSAY_KEEP, DECISION_CHANNEL, DELIVERY_CHANNEL } from './channels.js';
+export { DEFAULT_CORRELATION_KEY, NOTE_ALLOWED_NOT_OBSERVED, NOTE_NO_DECISION_RECORD, RUN_SCOPE, type AssayOptions } from './options.js';
+export { jsonRpcKey, producerToolName } from './rpc.js';
 
 export function assayProfile(options: Record<string, unknown> = {}): Profile {
   const opts = options as AssayOptions;

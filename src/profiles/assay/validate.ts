@@ -12,7 +12,7 @@
  * - `valid`.
  * Problems are fixed, capture-free sentences (a value outside a vocabulary is never echoed).
  */
-import { asObject } from './types.js';
+import { asObject } from '../types.js';
 
 export const DECISION_SCHEMA_V0 = 'assay.enforcement_decision.v0';
 export const DECISION_SCHEMA_PREFIX = 'assay.enforcement_decision.';

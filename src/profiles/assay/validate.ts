@@ -1,6 +1,6 @@
 /**
- * Validation of `assay.enforcement_decision.*` records, Plimsoll-style (DESIGN §3.2,
- * reference/assay-fixtures/descriptor.json): closed vocabularies, the `fail_closed` invariant,
+ * Validation of `assay.enforcement_decision.*` records, Plimsoll-style (docs/design.md §3.2;
+ * the record contract is fixtures/assay/contract.v0.ndjson): closed vocabularies, the `fail_closed` invariant,
  * and the drift_state that each reason implies. Unknown additive fields are accepted.
  *
  * Outcomes:

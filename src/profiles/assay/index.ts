@@ -21,32 +21,17 @@
  * engine's ORPHAN_RESPONSE stays, so the ledger and the finding count agree); the profile adds
  * DENIED_BUT_DELIVERED when its key belongs to a deny record, UNRECORDED_DELIVERY otherwise.
  */
-import { clipOrNull, clipText } from '../clip.js';
-import type { CallAttrs, Confidence, Loc, OrphanResponseRecord } from '../../model.js';
-import { finding } from '../../report/findings.js';
+import type { OrphanResponseRecord } from '../../model.js';
 import type { Source } from '../../input/sources.js';
-import { checkId, derivedKey, type IdKey, makeEvent } from '../event.js';
-import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from '../types.js';
-import { asObject, asString } from '../types.js';
-import { DECISION_SCHEMA_PREFIX, REASONS, validateDecisionRecord } from './validate.js';
 import type { AssaySummary } from '../../report/assay.js';
+import type { Profile, ProfileContext, RecordHandler } from '../types.js';
 import { ASSAY_KEEP, DECISION_CHANNEL, DELIVERY_CHANNEL } from './channels.js';
-import {
-  type AssayOptions,
-  CALLER_LOG,
-  DEFAULT_CORRELATION_KEY,
-  DEFAULT_WINDOW,
-  type DenyEntry,
-  MAX_SCHEMA_CHARS,
-  MAX_TOOLS,
-  NOTE_ALLOWED_NOT_OBSERVED,
-  NOTE_NO_DECISION_RECORD,
-  RESERVED_ID_PREFIX,
-  RUN_SCOPE,
-  UPSTREAM_LOG,
-} from './options.js';
-import { jsonRpcKey, producerToolName, type RpcCall } from './rpc.js';
-import { bump, remember } from './windows.js';
+import { decisionHandler } from './decisions.js';
+import { classifyArrival } from './delivery.js';
+import { callerHandler, upstreamHandler } from './logs.js';
+import type { AssayOptions } from './options.js';
+import { AssayRun } from './run.js';
+import { assayNotes, assaySummary } from './summary.js';
 
 export type { AssaySummary } from '../../report/assay.js';
 export { ASSAY_KEEP, DECISION_CHANNEL, DELIVERY_CHANNEL } from './channels.js';
@@ -54,331 +39,31 @@ export { DEFAULT_CORRELATION_KEY, NOTE_ALLOWED_NOT_OBSERVED, NOTE_NO_DECISION_RE
 export { jsonRpcKey, producerToolName } from './rpc.js';
 
 export function assayProfile(options: Record<string, unknown> = {}): Profile {
-  const opts = options as AssayOptions;
-  const roles = opts.roles ?? {};
-  const hasCapture = roles.capture ?? true;
-  const decisionEval = hasCapture && roles.caller === true;
-  const deliveryEval = hasCapture && roles.upstream === true;
-  const key = typeof opts.correlationKey === 'string' && opts.correlationKey !== '' ? opts.correlationKey : DEFAULT_CORRELATION_KEY;
-  const keyField = `params._meta[${JSON.stringify(key)}]`;
-  const window = typeof opts.window === 'number' && opts.window > 0 ? opts.window : DEFAULT_WINDOW;
-
-  // Validation and counts.
-  let records = 0;
-  let valid = 0;
-  let malformed = 0;
-  let unsupported = 0;
-  let inconsistent = 0;
-  let otherAssay = 0;
-  const byDecision = { allow: 0, deny: 0, other: 0 };
-  const byReason = new Map<string, number>();
-  const byTool = new Map<string, number>();
-  let toolsOmitted = 0;
-  const corr = { present: 0, absent: 0, invalid: 0, duplicated: 0 };
-  const seenCorr = new Map<string, true>();
-  let recordsWithoutId = 0;
-  // JSON-RPC.
-  let callerCalls = 0;
-  let upstreamCalls = 0;
-  let establishSkipped = 0;
-  // Chaining: caller request (by its Loc object) → the key its forwarded line would arrive with.
-  const chain = new WeakMap<Loc, IdKey>();
-  // Delivery audit.
-  const denyKeys = new Map<string, DenyEntry>();
-  let allowRecords = 0;
-  let allowArrived = 0;
-  let denyRecords = 0;
-  let denyArrived = 0;
-  let denyUnchecked = 0;
-  let deniedArrivals = 0;
-  let unrecordedArrivals = 0;
-
-  function readCall(obj: Record<string, unknown>, loc: Loc, channel: string, ctx: ProfileContext): RpcCall | 'establish' | null {
-    if (obj.method !== 'tools/call') return null;
-    const hasId = Object.prototype.hasOwnProperty.call(obj, 'id');
-    const id = hasId ? obj.id : undefined;
-    if (typeof id === 'string' && id.startsWith(RESERVED_ID_PREFIX)) return 'establish';
-    const params = asObject(obj.params);
-    const meta = asObject(params?.['_meta']);
-    const raw = meta && Object.prototype.hasOwnProperty.call(meta, key) ? meta[key] : undefined;
-    const c = checkId('correlation', keyField, raw);
-    let corrId: IdKey | null = null;
-    if (c.kind === 'valid') corrId = c.key;
-    else if (c.kind === 'invalid') ctx.finding(finding('INVALID_ID', { channel, scope: RUN_SCOPE, locations: [loc] }, c.info));
-    const rpcKey = jsonRpcKey(id);
-    return { rpcKey: rpcKey === null ? null : derivedKey(rpcKey), corrId, tool: producerToolName(params?.name) };
-  }
-
-  function callerHandler(ctx: ProfileContext): RecordHandler {
-    return {
-      record(value: unknown, loc: Loc): RecordOutcome {
-        const obj = asObject(value);
-        if (!obj) return 'unclaimed';
-        const call = readCall(obj, loc, 'decision', ctx);
-        if (call === 'establish') {
-          establishSkipped++;
-          return 'ignored';
-        }
-        if (!call) return 'ignored';
-        callerCalls++;
-        if (!decisionEval) return 'ignored';
-        const ev = makeEvent(
-          DECISION_CHANNEL,
-          {
-            role: 'request',
-            scope: RUN_SCOPE,
-            id: call.corrId,
-            sig: [call.tool],
-            time: null,
-            caller: CALLER_LOG,
-            attrs: { tool: call.tool, kind: 'tools/call' },
-            loc,
-            orphanNote: NOTE_NO_DECISION_RECORD,
-          },
-          ctx,
-        );
-        // The proxy forwards the caller's line verbatim: its arrival carries the same _meta and id.
-        const arrivalKey = call.corrId ?? call.rpcKey;
-        if (arrivalKey !== null) chain.set(loc, arrivalKey);
-        ctx.emit(ev);
-        return 'used';
-      },
-    };
-  }
-
-  function upstreamHandler(ctx: ProfileContext): RecordHandler {
-    return {
-      record(value: unknown, loc: Loc): RecordOutcome {
-        const obj = asObject(value);
-        if (!obj) return 'unclaimed';
-        const call = readCall(obj, loc, 'delivery', ctx);
-        if (call === 'establish') {
-          establishSkipped++;
-          return 'ignored';
-        }
-        if (!call) return 'ignored';
-        upstreamCalls++;
-        if (!deliveryEval) return 'ignored';
-        const pair = ctx.emit(
-          makeEvent(
-            DELIVERY_CHANNEL,
-            {
-              role: 'terminal',
-              scope: RUN_SCOPE,
-              // A JSON-RPC id can only meet an id chained through a decision pair: without the caller
-              // log it is no key at all.
-              id: call.corrId ?? (decisionEval ? call.rpcKey : null),
-              sig: [call.tool],
-              time: null,
-              caller: UPSTREAM_LOG,
-              attrs: { tool: call.tool, kind: 'tools/call' },
-              loc,
-            },
-            ctx,
-          ),
-        );
-        if (pair) allowArrived++;
-        return 'used';
-      },
-    };
-  }
-
-  function countTool(tool: string | null): void {
-    if (tool === null) return;
-    if (byTool.has(tool) || byTool.size < MAX_TOOLS) bump(byTool, tool);
-    else toolsOmitted++;
-  }
-
-  function decisionHandler(ctx: ProfileContext): RecordHandler {
-    return {
-      record(value: unknown, loc: Loc): RecordOutcome {
-        const top = asObject(value);
-        if (!top) return 'unclaimed';
-        const schema = top.schema;
-        if (typeof schema !== 'string' || !schema.startsWith('assay.')) return 'unclaimed';
-        if (!schema.startsWith(DECISION_SCHEMA_PREFIX)) {
-          otherAssay++;
-          return 'ignored';
-        }
-        records++;
-        const v = validateDecisionRecord(top);
-        if (v.status === 'unsupported_schema') {
-          unsupported++;
-          const shown = schema.length > MAX_SCHEMA_CHARS ? `${schema.slice(0, MAX_SCHEMA_CHARS)}…` : schema;
-          ctx.finding(finding('UNSUPPORTED_SCHEMA', { channel: null, scope: RUN_SCOPE, locations: [loc] }, { schema: shown }));
-          // An unknown version is not read further: its call stays unpaired.
-          return 'used';
-        }
-        if (v.status === 'valid') valid++;
-        else if (v.status === 'malformed') malformed++;
-        else inconsistent++;
-        if (v.status !== 'valid') {
-          ctx.finding(
-            finding('INCONSISTENT_RECORD', { channel: null, scope: RUN_SCOPE, locations: [loc] }, { problems: v.problems, kind: v.status === 'malformed' ? 'malformed' : 'inconsistent' }),
-          );
-        }
-
-        const tool = clipOrNull(asString(asObject(top.tool)?.name));
-        // The producer already sanitized it; a hand-made record may not have been.
-        const sigTool = tool === null ? null : producerToolName(tool);
-        const decision = asString(top.decision);
-        const reason = asString(top.reason);
-        if (decision === 'allow') byDecision.allow++;
-        else if (decision === 'deny') byDecision.deny++;
-        else byDecision.other++;
-        bump(byReason, reason !== null && (REASONS as readonly string[]).includes(reason) ? reason : 'other');
-        countTool(tool);
-
-        // The correlation id: optional, additive within v0.
-        let corrId: IdKey | null = null;
-        const c = checkId('correlation', 'correlation_id', top.correlation_id);
-        if (c.kind === 'valid') {
-          corrId = c.key;
-          corr.present++;
-          if (seenCorr.has(corrId)) corr.duplicated++;
-          remember(seenCorr, corrId, true, window);
-        } else if (c.kind === 'invalid') {
-          corr.invalid++;
-          ctx.finding(finding('INVALID_ID', { channel: null, scope: RUN_SCOPE, locations: [loc] }, c.info));
-        } else if (top.correlation_id_invalid === true) corr.invalid++;
-        else corr.absent++;
-        if (corrId === null) recordsWithoutId++;
-
-        const callerId = clipText(asString(asObject(top.caller)?.id) ?? '');
-        const attrs: CallAttrs = { tool, status: decision, kind: schema };
-        let chained: IdKey | null = null;
-        let inherited: Confidence | undefined;
-        if (decisionEval) {
-          const pair = ctx.emit(makeEvent(DECISION_CHANNEL, { role: 'terminal', scope: RUN_SCOPE, id: corrId, sig: [sigTool], time: null, caller: callerId, attrs, loc }, ctx));
-          if (pair) {
-            chained = chain.get(pair.request.loc) ?? null;
-            chain.delete(pair.request.loc);
-            inherited = pair.confidence;
-          }
-        }
-
-        if (decision === 'allow') {
-          allowRecords++;
-          if (deliveryEval) {
-            const ev = makeEvent(
-              DELIVERY_CHANNEL,
-              {
-                role: 'request',
-                scope: RUN_SCOPE,
-                id: corrId ?? chained,
-                sig: [sigTool],
-                time: null,
-                caller: callerId,
-                attrs,
-                loc,
-                orphanNote: NOTE_ALLOWED_NOT_OBSERVED,
-                // An id inherited through the decision pair is no surer than that pair.
-                ...(corrId === null && chained !== null && inherited ? { maxConfidence: inherited } : {}),
-              },
-              ctx,
-            );
-            ctx.emit(ev);
-          }
-        } else if (decision === 'deny') {
-          denyRecords++;
-          const keys = [corrId, chained].filter((k): k is IdKey => k !== null);
-          if (keys.length === 0) denyUnchecked++;
-          const entry: DenyEntry = { loc, tool, reason, arrived: false };
-          for (const k of keys) remember(denyKeys, k, entry, window);
-        }
-        return 'used';
-      },
-    };
-  }
-
+  const run = new AssayRun(options as AssayOptions);
   return {
     name: 'assay',
     channels: [DECISION_CHANNEL, DELIVERY_CHANNEL],
     needles: ['"assay.', '"tools/call"'],
     keep: ASSAY_KEEP,
     open(source: Source, ctx: ProfileContext): RecordHandler | null {
-      if (source.role === 'caller') return callerHandler(ctx);
-      if (source.role === 'upstream') return upstreamHandler(ctx);
-      return decisionHandler(ctx);
+      if (source.role === 'caller') return callerHandler(run, ctx);
+      if (source.role === 'upstream') return upstreamHandler(run, ctx);
+      return decisionHandler(run, ctx);
     },
     orphanResponse(o: OrphanResponseRecord, ctx: ProfileContext): void {
-      if (o.channel !== 'delivery') return;
-      const t = o.terminal;
-      const entry = t.id !== null ? denyKeys.get(t.id) : undefined;
-      if (entry) {
-        deniedArrivals++;
-        if (!entry.arrived) {
-          entry.arrived = true;
-          denyArrived++;
-        }
-        ctx.finding(
-          finding(
-            'DENIED_BUT_DELIVERED',
-            { channel: 'delivery', scope: o.scope, locations: [t.loc, entry.loc] },
-            { tool: t.attrs.tool ?? entry.tool, id: t.id, reason: entry.reason, deny: entry.loc },
-          ),
-        );
-      } else {
-        unrecordedArrivals++;
-        ctx.finding(finding('UNRECORDED_DELIVERY', { channel: 'delivery', scope: o.scope, locations: [t.loc] }, { tool: t.attrs.tool ?? null, id: t.id }));
-      }
+      classifyArrival(run, o, ctx);
     },
     evaluatedChannels(): readonly string[] {
       const out: string[] = [];
-      if (decisionEval) out.push('decision');
-      if (deliveryEval) out.push('delivery');
+      if (run.decisionEval) out.push(DECISION_CHANNEL.name);
+      if (run.deliveryEval) out.push(DELIVERY_CHANNEL.name);
       return out;
     },
     notes(): string[] {
-      if (records === 0 && callerCalls === 0 && upstreamCalls === 0) return [];
-      const out: string[] = [];
-      if (!decisionEval && !deliveryEval)
-        out.push('assay: decision records only, nothing paired (give --caller FILE and --upstream FILE to audit decisions and delivery)');
-      if (deliveryEval && !decisionEval && recordsWithoutId > 0)
-        out.push(
-          'assay: bypass detection needs ids or the caller log: decision records without a correlation id pair with upstream arrivals by tool name in order, and a denied call that reached the upstream shows only as UNRECORDED_DELIVERY',
-        );
-      if (decisionEval && !deliveryEval) out.push('assay: delivery not audited (give --upstream FILE, the upstream’s received tools/call log)');
-      return out;
+      return assayNotes(run);
     },
     summary(): AssaySummary | undefined {
-      if (records === 0 && callerCalls === 0 && upstreamCalls === 0 && otherAssay === 0) return undefined;
-      const reasons: Array<{ reason: string; count: number }> = [];
-      for (const r of [...REASONS, 'other']) {
-        const n = byReason.get(r);
-        if (n) reasons.push({ reason: r, count: n });
-      }
-      const tools = [...byTool].map(([tool, count]) => ({ tool, count }));
-      tools.sort((a, b) => b.count - a.count || (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
-      const denyChecked = denyRecords - denyUnchecked;
-      return {
-        records,
-        valid,
-        malformed,
-        unsupportedSchema: unsupported,
-        inconsistent,
-        otherAssayRecords: otherAssay,
-        byDecision: { ...byDecision },
-        byReason: reasons,
-        byTool: tools,
-        toolsOmitted,
-        correlationIds: { ...corr },
-        calls: { caller: roles.caller ? callerCalls : null, upstream: roles.upstream ? upstreamCalls : null, establishSkipped },
-        delivery: deliveryEval
-          ? {
-              allow: { records: allowRecords, arrived: allowArrived, notArrived: allowRecords - allowArrived },
-              // Unknown (null) when no deny record carries an id an arrival could be recognised by.
-              deny: {
-                records: denyRecords,
-                arrived: denyRecords > 0 && denyChecked === 0 ? null : denyArrived,
-                notArrived: denyRecords > 0 && denyChecked === 0 ? null : denyChecked - denyArrived,
-                unchecked: denyUnchecked,
-              },
-              deniedArrivals,
-              unrecordedArrivals,
-            }
-          : null,
-      };
+      return assaySummary(run);
     },
   };
 }

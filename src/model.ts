@@ -69,7 +69,7 @@ export interface CallEvent {
 /** How a channel pairs. */
 export interface ChannelSpec {
   name: string;
-  /** Ordered channels treat order as evidence (DESIGN §5 confidence rule). */
+  /** Ordered channels treat order as evidence (docs/design.md §5 confidence rule). */
   ordered: boolean;
   /** Names of the signature fields, aligned with `CallEvent.sig`. */
   signatureFields: readonly string[];
@@ -114,7 +114,7 @@ export interface PairRecord {
 export type ShadowName = 'fifo' | 'signature';
 
 /**
- * What a shadow pairing (DESIGN §5: plain FIFO, signature-FIFO; they know no ids) gave one
+ * What a shadow pairing (docs/design.md §5: plain FIFO, signature-FIFO; they know no ids) gave one
  * non-redundant terminal. Emitted for every such terminal, whatever the real cascade did with it.
  */
 export interface ShadowPairRecord {

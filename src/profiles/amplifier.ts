@@ -1,5 +1,5 @@
 /**
- * Amplifier LLM call events (DESIGN §3.1, reference/amplifier.md).
+ * Amplifier LLM call events (docs/design.md §3.1, docs/inputs.md).
  *
  * Envelopes: the logging hook's line (`ts`, `lvl`, `schema`, `event`, lifted keys at top level,
  * the rest under `data`) and the flat `{event, timestamp, data}` shape. Every field is read
@@ -32,7 +32,7 @@ const ROLES = new Map<string, Role>([
 /** How many recent family lines of a file are compared for exact duplicates. */
 const DUP_WINDOW = 64;
 
-/** Top-level keys the profile reads (DESIGN §3.1), and the keys it reads under `data`. */
+/** Top-level keys the profile reads (docs/design.md §3.1), and the keys it reads under `data`. */
 const TOP_KEYS = ['event', 'ts', 'timestamp', 'session_id', 'request_id', 'provider', 'model', 'status', 'error', 'usage', 'duration_ms'];
 const DATA_KEYS = ['timestamp', 'caller', 'purpose', 'session_id', 'request_id', 'provider', 'model', 'status', 'error', 'usage', 'duration_ms'];
 

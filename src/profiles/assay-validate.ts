@@ -1,6 +1,6 @@
 /**
- * Validation of `assay.enforcement_decision.*` records, Plimsoll-style (DESIGN §3.2,
- * reference/assay-fixtures/descriptor.json): closed vocabularies, the `fail_closed` invariant,
+ * Validation of `assay.enforcement_decision.*` records, field by field (docs/design.md §3.2,
+ * docs/assay.md, "Validation"): closed vocabularies, the `fail_closed` invariant,
  * and the drift_state that each reason implies. Unknown additive fields are accepted.
  *
  * Outcomes:
@@ -19,7 +19,7 @@ export const DECISION_SCHEMA_PREFIX = 'assay.enforcement_decision.';
 
 export const DECISIONS = ['allow', 'deny'] as const;
 
-/** The 10 reasons of descriptor.json, in its order. */
+/** The 10 reasons of the Assay decision contract, in its order. */
 export const REASONS = [
   'unclassified_tool_call',
   'classification_incomplete',
@@ -33,7 +33,7 @@ export const REASONS = [
   'allow',
 ] as const;
 
-/** The 6 drift states of descriptor.json. */
+/** The 6 drift states of the Assay decision contract. */
 export const DRIFT_STATES = [
   'satisfied',
   'baseline_missing',

@@ -1,5 +1,5 @@
 /**
- * A custom profile (DESIGN §3.3): a JSON file that declares needles, how to recognise each role,
+ * A custom profile (docs/design.md §3.3): a JSON file that declares needles, how to recognise each role,
  * and the paths of scope, id, signature fields, time and caller — so any JSONL request/response
  * log can be audited.
  *

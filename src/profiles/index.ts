@@ -26,7 +26,7 @@ export function resolveProfiles(name: string, options: Record<string, unknown> =
   if (name === 'auto') return [...PROFILES.values()].map((f) => f(options));
   const f = PROFILES.get(name);
   if (!f) {
-    // A path to a custom profile file (DESIGN §3.3).
+    // A path to a custom profile file (docs/design.md §3.3).
     if (/\.json$/i.test(name) || name.includes('/')) {
       try {
         return [customProfile(loadCustomSpec(name))];

@@ -54,7 +54,7 @@ export interface Profile {
   keep?(value: unknown): unknown;
 }
 
-/** Reads a field top-level first, then under `data` (DESIGN §3.1). */
+/** Reads a field top-level first, then under `data` (docs/design.md §3.1). */
 export function field(top: Record<string, unknown>, data: Record<string, unknown> | null, key: string): unknown {
   const v = top[key];
   if (v !== undefined) return v;

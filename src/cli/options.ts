@@ -11,7 +11,7 @@ import { diag, EXIT_USAGE } from './io.js';
 
 /**
  * `--jobs` default: 1. Measured on the 2-core machine this project runs on, worker threads make a
- * run slower (1.56 s vs 1.37 s on 300 MB, README "Speed and memory") and hold more memory, so they
+ * run slower (1.56 s vs 1.37 s on 300 MB, docs/performance.md) and hold more memory, so they
  * are opt-in (`--jobs N`, at most the cores) until a machine shows a gain.
  */
 export const DEFAULT_JOBS = 1;

@@ -1,5 +1,5 @@
 /**
- * The report model: the JSON contract `callpair.report.v1` (DESIGN §7). Built from the engine's
+ * The report model: the JSON contract `callpair.report.v1` (docs/design.md §7). Built from the engine's
  * counters, the findings and the input ledgers; deterministic (no wall-clock time inside), keys in
  * camelCase, unknown numbers null.
  */
@@ -177,7 +177,7 @@ function cmp(a: string | null, b: string | null): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** The ledger identities of DESIGN §7; returns the violations (empty when the report is sound). */
+/** The ledger identities of docs/design.md §7; returns the violations (empty when the report is sound). */
 export function ledgerViolations(report: Report): string[] {
   const out: string[] = [];
   const check = (where: string, c: CounterReport) => {

@@ -3,7 +3,7 @@
  * `pairs` all run this same pass; they differ only in what they listen to.
  */
 import path from 'node:path';
-import type { Loc, OrphanRequestRecord, OrphanResponseRecord, PairRecord, ShadowPairRecord } from './model.js';
+import { isFailed, type Loc, type OrphanRequestRecord, type OrphanResponseRecord, type PairRecord, type ShadowPairRecord, type ChannelSpec } from './model.js';
 import { PairingEngine, type EngineSink } from './engine/engine.js';
 import { FindingCollector, finding, type Finding } from './report/findings.js';
 import { findingMessage } from './report/messages.js';
@@ -11,10 +11,11 @@ import { evaluateGate, type GateOptions } from './report/gate.js';
 import { channelReport, REPORT_SCHEMA, type InputLedgerReport, type Report } from './report/report.js';
 import { InputUsageError, resolveSources, type Source, type SourceRole } from './input/sources.js';
 import { readSource } from './input/read.js';
+import { fileContains } from './input/sniff.js';
 import { WorkerPool } from './input/parallel.js';
-import { combinedKeep } from './profiles/keep.js';
+import { combinedKeep, keepFunction } from './profiles/keep.js';
 import type { LineSink } from './input/lines.js';
-import { resolveProfiles, type Profile } from './profiles/index.js';
+import { channelSpecs, resolveProfiles, type Profile } from './profiles/index.js';
 import type { ProfileContext, RecordHandler, RecordOutcome } from './profiles/types.js';
 import { VERSION } from './version.js';
 import { TimelineCollector, type TimelineOptions } from './report/timeline.js';
@@ -44,6 +45,8 @@ export interface AnalyzeOptions {
   /** Stream for `-` (default process.stdin). */
   stdin?: NodeJS.ReadableStream;
   /** Listeners on the pass (compare, pairs). */
+  /** The channels in use, by name, before anything is read (their declarations). */
+  onChannels?: (specs: ReadonlyMap<string, ChannelSpec>) => void;
   onPair?: (p: PairRecord) => void;
   onOrphanRequest?: (o: OrphanRequestRecord) => void;
   onOrphanResponse?: (o: OrphanResponseRecord) => void;
@@ -69,39 +72,6 @@ export const DEFAULT_MAX_FINDINGS = 1000;
 export const DEFAULT_MAX_OPEN_CALLS = 100_000;
 
 export async function analyze(opts: AnalyzeOptions): Promise<Report> {
-  // Which input roles exist is known before reading (profiles evaluate a channel only when both sides exist).
-  const roles = { capture: opts.inputs.length > 0, caller: (opts.caller?.length ?? 0) > 0, upstream: (opts.upstream?.length ?? 0) > 0 };
-  const profiles = resolveProfiles(opts.profile ?? 'auto', { roles, ...opts.profileOptions });
-  const collector = new FindingCollector(opts.maxFindings ?? DEFAULT_MAX_FINDINGS);
-  const channelOwner = new Map(profiles.flatMap((p) => p.channels.map((c) => [c.name, p] as const)));
-  const sink: EngineSink = {
-    finding: (f) => collector.add(f),
-    pair: opts.onPair,
-    orphanRequest: opts.onOrphanRequest,
-    orphanResponse: (o) => {
-      opts.onOrphanResponse?.(o);
-      channelOwner.get(o.channel)?.orphanResponse?.(o, ctx);
-    },
-    shadowPair: opts.onShadowPair,
-  };
-  const timeline = opts.timeline ? new TimelineCollector(opts.timeline === true ? {} : opts.timeline) : null;
-  if (timeline) tapTimeline(sink, timeline);
-  const engine = new PairingEngine({
-    channels: profiles.flatMap((p) => p.channels),
-    sink,
-    closedWindow: opts.closedWindow,
-    maxOpenCalls: opts.maxOpenCalls ?? DEFAULT_MAX_OPEN_CALLS,
-  });
-  const ctx: ProfileContext = {
-    emit: timeline
-      ? (ev) => {
-          timeline.event(ev);
-          return engine.push(ev);
-        }
-      : (ev) => engine.push(ev),
-    finding: (f) => collector.add(f),
-  };
-
   const sources: Source[] = [];
   const walkErrors: string[] = [];
   const skipped: string[] = [];
@@ -117,14 +87,61 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   await add(opts.inputs, 'capture');
   await add(opts.upstream, 'upstream');
   // The custom profile file itself, met in a directory given as input, is no capture.
-  const profileFile = profileFilePath(opts.profile);
+  const profileFiles = profileFilePaths(opts.profile);
   const profileSkipped: string[] = [];
-  if (profileFile !== null) {
-    for (let i = sources.length - 1; i >= 0; i--) {
-      const f = sources[i]!.file;
-      if (f !== null && path.resolve(f) === profileFile) profileSkipped.push(...sources.splice(i, 1).map((s) => s.path));
-    }
+  for (let i = sources.length - 1; i >= 0; i--) {
+    const f = sources[i]!.file;
+    if (f !== null && profileFiles.has(path.resolve(f))) profileSkipped.unshift(...sources.splice(i, 1).map((s) => s.path));
   }
+
+  // Which input roles exist is known before reading (profiles evaluate a channel only when both
+  // sides exist). A caller or upstream log with no JSON-RPC message at all (a plain log of method
+  // names…) says nothing about what was sent or received: its side is not evaluated, and it gets
+  // an UNMATCHED_INPUT finding instead of every call looking undelivered.
+  const rpcLess = new Set<Source>();
+  for (const s of sources) {
+    if ((s.role === 'caller' || s.role === 'upstream') && s.file !== null && !(await fileContains(s.file, JSONRPC_KEY))) rpcLess.add(s);
+  }
+  const usable = (role: SourceRole) => sources.some((s) => s.role === role && !rpcLess.has(s));
+  const roles = { capture: opts.inputs.length > 0, caller: usable('caller'), upstream: usable('upstream') };
+  const profiles = resolveProfiles(opts.profile ?? 'auto', { roles, ...opts.profileOptions });
+  const collector = new FindingCollector(opts.maxFindings ?? DEFAULT_MAX_FINDINGS);
+  const specs = channelSpecs(profiles);
+  opts.onChannels?.(specs);
+  const channelOwner = new Map(profiles.flatMap((p) => p.channels.map((c) => [c.name, p] as const)));
+  // Failed outcomes, counted once from each channel's declaration (every format shows this count).
+  const failed = new Map<string, number>();
+  const sink: EngineSink = {
+    finding: (f) => collector.add(f),
+    pair: (p) => {
+      const spec = specs.get(p.channel);
+      if (spec && isFailed(spec, p.terminal.attrs)) failed.set(p.channel, (failed.get(p.channel) ?? 0) + 1);
+      opts.onPair?.(p);
+    },
+    orphanRequest: opts.onOrphanRequest,
+    orphanResponse: (o) => {
+      opts.onOrphanResponse?.(o);
+      channelOwner.get(o.channel)?.orphanResponse?.(o, ctx);
+    },
+    shadowPair: opts.onShadowPair,
+  };
+  const timeline = opts.timeline ? new TimelineCollector(opts.timeline === true ? {} : opts.timeline) : null;
+  if (timeline) tapTimeline(sink, timeline);
+  const engine = new PairingEngine({
+    channels: [...specs.values()],
+    sink,
+    closedWindow: opts.closedWindow,
+    maxOpenCalls: opts.maxOpenCalls ?? DEFAULT_MAX_OPEN_CALLS,
+  });
+  const ctx: ProfileContext = {
+    emit: timeline
+      ? (ev) => {
+          timeline.event(ev);
+          return engine.push(ev);
+        }
+      : (ev) => engine.push(ev),
+    finding: (f) => collector.add(f),
+  };
 
   for (const w of walkErrors) {
     const at = w.lastIndexOf(': ');
@@ -135,7 +152,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
 
   const needles = [...new Set(profiles.flatMap((p) => p.needles))].map((n) => Buffer.from(n));
   const inputs: InputLedgerReport[] = [];
-  const pool = makePool(opts, needles);
+  const pool = makePool(opts, needles, profiles);
   try {
     for (const [index, source] of sources.entries()) {
       inputs.push(await readOne(source, profiles, ctx, collector, needles, opts, pool, { index, total: sources.length }));
@@ -148,7 +165,12 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
 
   // Nothing passes quietly: an input no profile used is named, and a run with nothing to audit fails.
   for (const i of inputs) {
-    if (i.used === 0 && i.error === null && sourceRole(sources, i.path) === 'capture') {
+    const src = sources.find((s) => s.path === i.path);
+    if (src && rpcLess.has(src) && src.role !== 'capture') {
+      collector.add(
+        finding('UNMATCHED_INPUT', { locations: [{ path: i.path, line: 1 }] }, { path: i.path, role: src.role, records: i.records, lines: i.lines, reason: 'no-json-rpc' }),
+      );
+    } else if (i.used === 0 && i.error === null && src?.role === 'capture') {
       collector.add(finding('UNMATCHED_INPUT', { locations: [{ path: i.path, line: 1 }] }, { path: i.path, role: 'capture', records: i.records, lines: i.lines }));
     }
   }
@@ -171,7 +193,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   const evaluated = new Set(profiles.flatMap((p) => p.evaluatedChannels?.() ?? []));
   for (const st of engine.channels.values()) {
     const c = st.counters;
-    if (c.requests + c.terminals + c.interims > 0 || evaluated.has(st.spec.name)) channels.push(channelReport(st, opts.maxScopes));
+    if (c.requests + c.terminals + c.interims > 0 || evaluated.has(st.spec.name)) channels.push(channelReport(st, opts.maxScopes, failed.get(st.spec.name) ?? 0));
   }
 
   const records: Record<string, unknown> = {};
@@ -224,16 +246,15 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   return report;
 }
 
-/** The resolved path of a custom profile file (`--profile x.json`), null for a built-in profile. */
-function profileFilePath(profile: string | undefined): string | null {
-  if (!profile || !(/\.json$/i.test(profile) || profile.includes('/'))) return null;
-  return path.resolve(profile);
+/** The resolved paths of the custom profile files `--profile` names (`x.json`, `auto,x.json`). */
+function profileFilePaths(profile: string | undefined): Set<string> {
+  const out = new Set<string>();
+  for (const p of (profile ?? '').split(',')) if (/\.json$/i.test(p) || p.includes('/')) out.add(path.resolve(p));
+  return out;
 }
 
-function sourceRole(sources: readonly Source[], p: string): SourceRole | null {
-  for (const s of sources) if (s.path === p) return s.role;
-  return null;
-}
+/** Every JSON-RPC 2.0 message holds this key, whatever its spacing. */
+const JSONRPC_KEY = Buffer.from('"jsonrpc"');
 
 /** The timeline listens to the engine beside any other listener. */
 function tapTimeline(sink: EngineSink, t: TimelineCollector): void {
@@ -313,7 +334,7 @@ async function readOne(
     },
   };
 
-  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain, progress: opts.onProgress && ((bytes) => opts.onProgress!({ path, index: progressIndex, inputs: progressTotal, bytes })), pool, keep: combinedKeep(profiles) });
+  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain, progress: opts.onProgress && ((bytes) => opts.onProgress!({ path, index: progressIndex, inputs: progressTotal, bytes })), pool, keep: keepFunction(combinedKeep(profiles)) });
   for (const { h } of handlers) h.end?.();
   if (r.error) {
     collector.add(
@@ -341,13 +362,12 @@ async function readOne(
 }
 
 /** The worker pool for `jobs` > 1 (workers start on the first large JSONL input). */
-function makePool(opts: AnalyzeOptions, needles: readonly Buffer[]): WorkerPool | null {
+function makePool(opts: AnalyzeOptions, needles: readonly Buffer[], profiles: readonly Profile[]): WorkerPool | null {
   const jobs = opts.jobs ?? 1;
   if (!(jobs > 1)) return null;
   // This thread frames lines and takes a share of the batches too: jobs - 1 workers.
   return new WorkerPool(jobs - 1, {
-    profile: opts.profile ?? 'auto',
-    profileOptions: opts.profileOptions ?? {},
+    keep: combinedKeep(profiles),
     needles: needles.map((n) => n.toString('latin1')),
     validateAll: opts.validateAll ?? false,
   });

@@ -1,103 +1,39 @@
 /**
- * A custom profile (DESIGN §3.3): a JSON file that declares needles, how to recognise each role,
- * and the paths of scope, id, signature fields, time and caller — so any JSONL request/response
- * log can be audited.
+ * A custom profile: a JSON file in the profile language (docs/profiles.md; parsed and validated by
+ * lang/spec.ts, records read by lang/classify.ts) turned into one channel, whose events go through
+ * the one event constructor (event.ts).
  *
- * ```json
- * {
- *   "name": "http-log",
- *   "channel": "http",
- *   "ordered": false,
- *   "needles": ["\"kind\":"],
- *   "role": { "path": "kind", "request": ["req"], "terminal": ["resp", "error"], "interim": ["retry"] },
- *   "scope": "conn",
- *   "id": "headers.x-request-id",
- *   "time": "at",
- *   "caller": "client",
- *   "signature": ["method", "route"],
- *   "status": "status",
- *   "group": ["route"]
- * }
- * ```
- * A path is a dotted string (`data.session_id`) or an array of keys. Only own properties are read.
+ * - records: each JSON value (a line, or a document's top-level value or array element), or the
+ *   values at the `records` path inside it (`records[].record`, `log.entries[]`);
+ * - role: the first rule of `roles` whose condition holds (a field's value, its presence, the input
+ *   file's name); a record no rule takes is ignored;
+ * - a `call` record holds a whole call (start and end time, outcome): it becomes a request and its
+ *   terminal, paired by a key of the record's own;
+ * - ids: correlation ids (the safe-shape rule) or typed protocol ids (`"idKind": "protocol"`),
+ *   namespaced by `direction` when the profile names one;
+ * - needles are derived from the roles (lang/needles.ts), never written by hand.
  */
 import { readFileSync } from 'node:fs';
-import type { CallAttrs, CallEvent, ChannelSpec, Loc, Role } from '../model.js';
-import { finding } from '../report/findings.js';
+import path from 'node:path';
+import type { CallAttrs, ChannelSpec, Loc, Role } from '../model.js';
 import type { Source } from '../input/sources.js';
-import { checkCorrelationId } from './ids.js';
-import { parseTime } from './time.js';
+import { derivedKey, type IdKey, makeEvent } from './event.js';
+import { type KeepSpec, type KeepTree, unionKeep } from './keep.js';
+import { classify, recordsOf, type ReadRecord } from './lang/classify.js';
+import { deriveNeedles } from './lang/needles.js';
+import type { Path } from './lang/path.js';
+import { parseProfileSpec, ProfileSpecError, specMarkers, type Cond, type ProfileSpec } from './lang/spec.js';
+import { finding } from '../report/findings.js';
 import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from './types.js';
-import { asNumber } from './types.js';
 
-type Path = readonly string[];
-
-export interface CustomProfileSpec {
-  name: string;
-  channel: string;
-  ordered: boolean;
-  needles: string[];
-  role: { path: Path; request: string[]; terminal: string[]; interim: string[] };
-  scope: Path | null;
-  id: Path | null;
-  time: Path | null;
-  caller: Path | null;
-  signature: Array<{ name: string; path: Path }>;
-  status: Path | null;
-  /** Up to two paths that name the latency group (e.g. provider, model). */
-  group: Path[];
-}
-
-/** A profile file that cannot be used (a usage error). */
-export class CustomProfileError extends Error {
-  override name = 'CustomProfileError';
-}
-
-function toPath(v: unknown, what: string): Path {
-  if (typeof v === 'string' && v.length > 0) return v.split('.');
-  if (Array.isArray(v) && v.length > 0 && v.every((k) => typeof k === 'string')) return v as string[];
-  throw new CustomProfileError(`profile: ${what} must be a dotted path or an array of keys`);
-}
-
-function optPath(v: unknown, what: string): Path | null {
-  return v === undefined || v === null ? null : toPath(v, what);
-}
-
-function strings(v: unknown, what: string): string[] {
-  if (v === undefined) return [];
-  if (Array.isArray(v) && v.every((s) => typeof s === 'string')) return v as string[];
-  throw new CustomProfileError(`profile: ${what} must be an array of strings`);
-}
+export type CustomProfileSpec = ProfileSpec;
+/** A profile file that cannot be used (a usage error: one line, exit 2). */
+export const CustomProfileError = ProfileSpecError;
+export type CustomProfileError = ProfileSpecError;
 
 /** Validates a parsed profile file. */
 export function parseCustomSpec(raw: unknown): CustomProfileSpec {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new CustomProfileError('profile: the file must hold a JSON object');
-  const o = raw as Record<string, unknown>;
-  const role = o.role as Record<string, unknown> | undefined;
-  if (!role || typeof role !== 'object') throw new CustomProfileError('profile: "role" is required ({path, request, terminal, interim})');
-  const spec: CustomProfileSpec = {
-    name: typeof o.name === 'string' && o.name ? o.name : 'custom',
-    channel: typeof o.channel === 'string' && o.channel ? o.channel : 'calls',
-    ordered: o.ordered === true,
-    needles: strings(o.needles, 'needles'),
-    role: {
-      path: toPath(role.path, 'role.path'),
-      request: strings(role.request, 'role.request'),
-      terminal: strings(role.terminal, 'role.terminal'),
-      interim: strings(role.interim, 'role.interim'),
-    },
-    scope: optPath(o.scope, 'scope'),
-    id: optPath(o.id, 'id'),
-    time: optPath(o.time, 'time'),
-    caller: optPath(o.caller, 'caller'),
-    signature: strings(o.signature, 'signature').map((p) => ({ name: p, path: toPath(p, 'signature') })),
-    status: optPath(o.status, 'status'),
-    group: strings(o.group, 'group').slice(0, 2).map((p) => toPath(p, 'group')),
-  };
-  if (spec.role.request.length === 0 || spec.role.terminal.length === 0)
-    throw new CustomProfileError('profile: role.request and role.terminal must each name at least one value');
-  if (spec.needles.some((n) => n.length === 0 || n.includes('\n'))) throw new CustomProfileError('profile: needles must be non-empty and hold no newline');
-  return spec;
+  return parseProfileSpec(raw);
 }
 
 export function loadCustomSpec(file: string): CustomProfileSpec {
@@ -116,72 +52,131 @@ export function loadCustomSpec(file: string): CustomProfileSpec {
   return parseCustomSpec(raw);
 }
 
-/** Reads a path of own properties; anything missing is undefined. */
-export function at(v: unknown, path: Path): unknown {
+/** Reads a path of own keys; anything missing is undefined. */
+export function at(v: unknown, keys: readonly string[]): unknown {
   let cur: unknown = v;
-  for (const k of path) {
+  for (const k of keys) {
     if (cur === null || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, k)) return undefined;
     cur = (cur as Record<string, unknown>)[k];
   }
   return cur;
 }
 
-function scalar(v: unknown): string | null {
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return null;
+/** The channel a custom profile file declares. */
+export function customChannel(spec: CustomProfileSpec): ChannelSpec {
+  return {
+    name: spec.channel,
+    rowLabel: spec.rowLabel,
+    attribution: spec.attribution === 'group' ? 'provider' : 'caller',
+    groupLabels: spec.groupLabels.length >= 2 ? [spec.groupLabels[0]!, spec.groupLabels[1]!] : [spec.groupLabels[0] ?? 'group'],
+    failure: spec.failure,
+    idKind: spec.idKind,
+    ordered: spec.ordered,
+    signatureFields: spec.signature.map((s) => s.name),
+  };
+}
+
+/** The keys of a path up to its first array step; what lies beyond is kept whole. */
+function pathTree(p: Path): KeepTree {
+  const keys: string[] = [];
+  for (const s of p) {
+    if (!('key' in s)) break;
+    keys.push(s.key);
+  }
+  if (keys.length === 0) return {};
+  let t: true | KeepTree = true;
+  for (let i = keys.length - 1; i >= 0; i--) t = { [keys[i]!]: t } as KeepTree;
+  return t as KeepTree;
+}
+
+function condPaths(c: Cond | null, out: Path[]): void {
+  if (!c) return;
+  if (c.kind === 'equals' || c.kind === 'has' || c.kind === 'present' || c.kind === 'missing') out.push(c.path);
+  else if (c.kind === 'all' || c.kind === 'any') for (const x of c.conds) condPaths(x, out);
+}
+
+/** Every path the profile file names: what `record` reads (with a `records` path: all of it). */
+export function customKeep(spec: CustomProfileSpec): KeepSpec {
+  if (spec.records !== null) return { tree: pathTree(spec.records.slice(0, 1)) };
+  const paths: Path[] = [...spec.signature.map((s) => s.path), ...spec.group];
+  for (const r of spec.roles) condPaths(r.when, paths);
+  for (const p of [spec.scope, spec.id, spec.time?.path, spec.start?.path, spec.end?.path, spec.duration?.path, spec.caller, spec.status, spec.error, spec.direction?.path])
+    if (p) paths.push(p);
+  return unionKeep(paths.map((p) => ({ tree: pathTree(p) })));
+}
+
+export interface CustomSummary {
+  records: number;
+  calls: number;
+  /** Times read from RFC 3339 without a zone (as UTC). */
+  naiveTimes: number;
+  /** Time fields present that the profile's format could not read (a number without a unit…). */
+  unreadableTimes: number;
 }
 
 export function customProfile(spec: CustomProfileSpec): Profile {
-  const channel: ChannelSpec = { name: spec.channel, ordered: spec.ordered, signatureFields: spec.signature.map((s) => s.name) };
-  const roles = new Map<string, Role>();
-  for (const r of spec.role.request) roles.set(r, 'request');
-  for (const r of spec.role.terminal) roles.set(r, 'terminal');
-  for (const r of spec.role.interim) roles.set(r, 'interim');
+  const channel = customChannel(spec);
+  const sum: CustomSummary = { records: 0, calls: 0, naiveTimes: 0, unreadableTimes: 0 };
+
+  function emit(r: ReadRecord, role: Role, time: number | null, id: IdKey | null, loc: Loc, ctx: ProfileContext, label?: string): void {
+    const attrs: CallAttrs = { kind: r.role === 'call' ? 'record' : role };
+    if (spec.group[0]) attrs.provider = r.group[0];
+    if (spec.group[1]) attrs.model = r.group[1];
+    if (role === 'terminal') {
+      attrs.status = r.status;
+      attrs.error = r.error;
+      attrs.durationMs = null;
+    }
+    const ev = makeEvent(channel, { role, scope: r.scope, id, sig: r.sig, time, caller: r.caller ?? 'main', attrs, loc }, ctx);
+    if (label !== undefined && spec.idKind === 'protocol') ev.idLabel = label;
+    ctx.emit(ev);
+  }
+
   return {
     name: spec.name,
     channels: [channel],
-    needles: spec.needles,
+    needles: deriveNeedles(specMarkers(spec)),
+    keep: customKeep(spec),
     open(source: Source, ctx: ProfileContext): RecordHandler | null {
       if (source.role !== 'capture') return null;
+      const fileName = source.file === null ? '-' : path.basename(source.file);
+      let callSeq = 0;
       return {
         record(value: unknown, loc: Loc): RecordOutcome {
-          if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'unclaimed';
-          const roleValue = scalar(at(value, spec.role.path));
-          if (roleValue === null) return 'unclaimed';
-          const role = roles.get(roleValue);
-          if (!role) return 'ignored';
-          const scope = spec.scope ? (scalar(at(value, spec.scope)) ?? '') : '';
-          let id: string | null = null;
-          if (spec.id) {
-            const c = checkCorrelationId(spec.id.join('.'), at(value, spec.id));
-            if (c.kind === 'valid') id = c.id;
-            else if (c.kind === 'invalid') ctx.finding(finding('INVALID_ID', { channel: channel.name, scope, locations: [loc] }, c.info));
+          let outcome: RecordOutcome = spec.records === null ? 'unclaimed' : 'ignored';
+          for (const rec of recordsOf(spec, value)) {
+            const r = classify(spec, rec, fileName);
+            if (r === 'unclaimed') continue;
+            if (r === 'ignored') {
+              if (outcome === 'unclaimed') outcome = 'ignored';
+              continue;
+            }
+            outcome = 'used';
+            sum.records++;
+            if (r.naive) sum.naiveTimes++;
+            if (r.unreadableTime) sum.unreadableTimes++;
+            if (r.id.kind === 'invalid') ctx.finding(finding('INVALID_ID', { channel: channel.name, scope: r.scope, locations: [loc] }, r.id.info));
+            const id = r.id.kind === 'valid' ? derivedKey(r.id.key) : null;
+            const label = r.id.kind === 'valid' ? r.id.label : undefined;
+            if (r.role === 'call') {
+              // A whole call in one record: its own request and terminal, paired by a key of this
+              // record (the record's id when it has one, else its place in the input).
+              sum.calls++;
+              const key = id ?? derivedKey(`record:${loc.path}:${loc.line}:${++callSeq}`);
+              emit(r, 'request', r.time, key, loc, ctx, label);
+              emit(r, 'terminal', r.end, key, loc, ctx, label);
+            } else emit(r, r.role, r.time, id, loc, ctx, label);
           }
-          const sig = spec.signature.length ? spec.signature.map((s) => scalar(at(value, s.path))) : null;
-          const attrs: CallAttrs = { kind: roleValue };
-          if (spec.group[0]) attrs.provider = scalar(at(value, spec.group[0]));
-          if (spec.group[1]) attrs.model = scalar(at(value, spec.group[1]));
-          if (role === 'terminal') {
-            attrs.status = spec.status ? scalar(at(value, spec.status)) : null;
-            attrs.durationMs = null;
-          }
-          const timeRaw = spec.time ? at(value, spec.time) : undefined;
-          const ev: CallEvent = {
-            role,
-            channel: channel.name,
-            scope,
-            id,
-            sig,
-            time: typeof timeRaw === 'number' ? asNumber(timeRaw) : parseTime(timeRaw),
-            caller: (spec.caller ? scalar(at(value, spec.caller)) : null) ?? 'main',
-            attrs,
-            loc,
-          };
-          ctx.emit(ev);
-          return 'used';
+          return outcome;
         },
       };
+    },
+    summary: () => (sum.records > 0 ? { ...sum } : undefined),
+    notes() {
+      const out: string[] = [];
+      if (sum.naiveTimes > 0) out.push(`${spec.name}: times without a zone were read as UTC.`);
+      if (sum.unreadableTimes > 0) out.push(`${spec.name}: some time fields could not be read with the profile's time format (records.${spec.name}.unreadableTimes); a number needs "unit".`);
+      return out;
     },
   };
 }

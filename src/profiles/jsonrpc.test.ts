@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.js';
 import { ledgerViolations } from '../report/report.js';
+import { isFailed } from '../model.js';
+import { JSONRPC_CHANNEL } from './jsonrpc.js';
 import { analyzeLines, fixture } from '../../test/helpers.js';
 
 const rq = (id: unknown, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
@@ -49,6 +51,7 @@ describe('jsonrpc profile', () => {
       onPair: (p) => pairs.push({ status: p.terminal.attrs.status, error: p.terminal.attrs.error }),
     });
     expect(pairs).toEqual([{ status: 'error', error: '-32602 Invalid params' }]);
+    expect(isFailed(JSONRPC_CHANNEL, { status: 'error', error: '-32602 Invalid params' })).toBe(true);
     const ch = r.channels.find((c) => c.channel === 'jsonrpc')!;
     expect(ch).toMatchObject({ orphanRequests: 1, orphanResponses: 1 });
   });

@@ -19,19 +19,26 @@
  *   server→client request (MCP sampling, elicitation, ping) never takes a client→server response.
  * - attribution: the request's `method`, and `params.name` (the MCP tool) when it is a string.
  */
-import { createHash } from 'node:crypto';
-import type { CallAttrs, CallEvent, ChannelSpec, Loc, Role } from '../model.js';
+import type { CallAttrs, ChannelSpec, Loc, Role } from '../model.js';
 import { finding } from '../report/findings.js';
 import type { Source } from '../input/sources.js';
-import { clipOrNull, clipText } from './clip.js';
-import { isSafeId, sha256Prefix } from './ids.js';
+import { checkId, derivedKey, makeEvent } from './event.js';
+import { sha256Prefix } from './ids.js';
 import { deriveNeedles } from './lang/needles.js';
 import { parseTimeLoose } from './lang/time.js';
+import type { KeepSpec, KeepTree } from './keep.js';
 import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from './types.js';
 import { asObject, asString } from './types.js';
 
 export const JSONRPC_CHANNEL: ChannelSpec = {
   name: 'jsonrpc',
+  // Rows are methods (`tools/call`, `initialize`…); latency per method and MCP tool.
+  rowLabel: 'method',
+  attribution: 'provider',
+  groupLabels: ['method', 'tool'],
+  // An error response is a failed outcome.
+  failure: { kind: 'error-present' },
+  idKind: 'protocol',
   ordered: false,
   signatureFields: ['method', 'tool'],
   // Every request and response has an id; nothing pairs by order or content.
@@ -65,6 +72,21 @@ const DIRECTION_KEYS = ['direction', 'dir'];
 const DIRECTION_WRAPPER_KEYS = ['sent', 'received', 'outgoing', 'incoming', 'send', 'recv'];
 const TIME_KEYS = ['timestamp', 'ts', 'time'];
 
+/** What the profile reads of a message: presence of `result` (an empty object keeps it), the rest by name. */
+const MESSAGE_TREE: KeepTree = { jsonrpc: true, id: true, method: true, params: { name: true }, result: {}, error: { code: true, message: true } };
+
+/** `Profile.keep`: messages, and wrappers around them (batches, arrays, are kept whole). */
+export const JSONRPC_KEEP: KeepSpec = {
+  tree: {
+    ...MESSAGE_TREE,
+    timestamp: true,
+    ts: true,
+    time: true,
+    ...Object.fromEntries([...DIRECTION_KEYS].map((k) => [k, true])),
+    ...Object.fromEntries([...MESSAGE_KEYS, ...DIRECTION_WRAPPER_KEYS].map((k) => [k, MESSAGE_TREE])),
+  },
+};
+
 export interface JsonRpcSummary {
   messages: number;
   requests: number;
@@ -88,13 +110,6 @@ function isMessage(v: unknown): v is Record<string, unknown> {
 
 function isMessageOrBatch(v: unknown): boolean {
   return isMessage(v) || (Array.isArray(v) && v.length > 0 && v.some(isMessage));
-}
-
-/** A JSON-RPC id as an engine key (typed: 9 ≠ "9"); undefined for a value that is no id. */
-export function typedIdKey(id: unknown): string | undefined {
-  if (typeof id === 'number' && Number.isFinite(id)) return `jsonrpc:n:${id}`;
-  if (typeof id === 'string') return isSafeId(id) ? `jsonrpc:s:${id}` : `jsonrpc:h:${createHash('sha256').update(id).digest('hex')}`;
-  return undefined;
 }
 
 interface Unwrapped {
@@ -144,13 +159,13 @@ export function jsonrpcProfile(): Profile {
   let nullIdSeq = 0;
 
   function emitMessage(m: Record<string, unknown>, dirWord: string | null, time: number | null, loc: Loc, ctx: ProfileContext): void {
-    sum.messages++;
     const hasMethod = typeof m.method === 'string';
     const isResponse = !hasMethod && (Object.prototype.hasOwnProperty.call(m, 'result') || Object.prototype.hasOwnProperty.call(m, 'error'));
     if (!hasMethod && !isResponse) {
       sum.nonMessages++;
       return;
     }
+    sum.messages++;
     const hasId = Object.prototype.hasOwnProperty.call(m, 'id');
     if (hasMethod && !hasId) {
       sum.notifications++;
@@ -161,30 +176,35 @@ export function jsonrpcProfile(): Profile {
     if (dir !== null && !known) sum.unknownDirections++;
     // The side that sent the request this message belongs to.
     const requestSide = !known ? null : hasMethod ? dir! : OPPOSITE.get(dir!)!;
-    let key = typedIdKey(m.id);
-    if (key === undefined && !(isResponse && m.id === null)) {
-      sum.invalidIds++;
-      const text = safeJson(m.id);
-      ctx.finding(
-        finding('INVALID_ID', { channel: JSONRPC_CHANNEL.name, scope: '', locations: [loc] }, { field: 'id', reason: 'not-a-string-or-number', length: text.length, sha256: sha256Prefix(text) }),
-      );
-      return;
-    }
-    if (key === undefined) {
+    let key: string;
+    let label: string | undefined;
+    if (isResponse && m.id === null) {
       // `"id": null`: an error about a request whose id the server could not read. It answers no
       // request, so it gets a key of its own (an orphan response, never a FIFO partner).
-      key = `jsonrpc:null:${++nullIdSeq}`;
+      key = `null:${++nullIdSeq}`;
       known = false;
+    } else {
+      const c = checkId('protocol', 'id', m.id);
+      if (c.kind !== 'valid') {
+        sum.invalidIds++;
+        // `"id": null` on a request (or a response without an id) is no id either: string or number only.
+        const text = m.id === null ? 'null' : '';
+        const info = c.kind === 'invalid' ? c.info : { field: 'id', reason: 'not-a-string-or-number' as const, length: text.length, sha256: sha256Prefix(text) };
+        ctx.finding(finding('INVALID_ID', { channel: JSONRPC_CHANNEL.name, scope: '', locations: [loc] }, info));
+        return;
+      }
+      key = c.key;
+      label = c.label;
     }
-    const id = requestSide !== null ? `${requestSide}/${key}` : key;
-    const caller = requestSide !== null ? clipText(requestSide) : 'main';
+    const id = derivedKey(known && requestSide !== null ? `${requestSide}/${key}` : key);
+    const caller = known && requestSide !== null ? requestSide : 'main';
     const role: Role = hasMethod ? 'request' : 'terminal';
     const attrs: CallAttrs = {};
     let sig: (string | null)[];
     if (role === 'request') {
       sum.requests++;
-      const method = clipText(m.method as string);
-      const tool = clipOrNull(asString(asObject(m.params)?.name));
+      const method = m.method as string;
+      const tool = asString(asObject(m.params)?.name);
       attrs.kind = 'request';
       attrs.provider = method;
       attrs.model = tool;
@@ -201,7 +221,8 @@ export function jsonrpcProfile(): Profile {
       attrs.durationMs = null;
       sig = [null, null];
     }
-    const ev: CallEvent = { role, channel: JSONRPC_CHANNEL.name, scope: '', id, sig, time, caller, attrs, loc };
+    const ev = makeEvent(JSONRPC_CHANNEL, { role, scope: '', id, sig, time, caller, attrs, loc }, ctx);
+    if (label !== undefined) ev.idLabel = known && requestSide !== null ? `${label} (${requestSide})` : label;
     ctx.emit(ev);
   }
 
@@ -210,6 +231,7 @@ export function jsonrpcProfile(): Profile {
     channels: [JSONRPC_CHANNEL],
     // Every JSON-RPC 2.0 message holds the key "jsonrpc", whatever its spacing.
     needles: deriveNeedles(['jsonrpc']),
+    keep: JSONRPC_KEEP,
     open(source: Source, ctx: ProfileContext): RecordHandler | null {
       if (source.role !== 'capture') return null;
       return {
@@ -257,12 +279,13 @@ export function jsonrpcProfile(): Profile {
   };
 }
 
-function errorText(err: unknown): string | null {
+/** The error's code and message; never null, so every error response is a failed outcome. */
+function errorText(err: unknown): string {
   const o = asObject(err);
-  if (!o) return clipOrNull(typeof err === 'string' ? err : safeJson(err));
+  if (!o) return typeof err === 'string' ? err : safeJson(err);
   const code = typeof o.code === 'number' || typeof o.code === 'string' ? String(o.code) : null;
   const msg = asString(o.message);
-  return clipOrNull(code !== null && msg !== null ? `${code} ${msg}` : (code ?? msg));
+  return (code !== null && msg !== null ? `${code} ${msg}` : (code ?? msg)) ?? 'error';
 }
 
 function safeJson(v: unknown): string {

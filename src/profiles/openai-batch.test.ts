@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.js';
-import type { PairRecord } from '../model.js';
+import { isFailed, type PairRecord } from '../model.js';
+import { BATCH_CHANNEL } from './openai-batch.js';
 import { ledgerViolations } from '../report/report.js';
 import { fixture, tmpDir, writeCapture } from '../../test/helpers.js';
 
@@ -58,13 +59,15 @@ describe('openai-batch profile', () => {
     );
     const r = await analyze({ inputs: [inFile, outFile], profile: 'openai-batch', onPair: (p) => pairs.push(p) });
     expect(pairs.map((p) => [p.request.id, p.terminal.attrs.status, p.terminal.attrs.error])).toEqual([
-      ['a', 'error', 'HTTP 400: bad model'],
-      ['b', 'error', 'batch_expired: This request could not be executed before the completion window expired.'],
-      ['c', 'ok', null],
+      ['a', '400', 'HTTP 400: bad model'],
+      ['b', null, 'batch_expired: This request could not be executed before the completion window expired.'],
+      ['c', '200', null],
     ]);
     expect(r.findingCounts.DUPLICATE_ID).toBe(1);
     const ch = r.channels[0]!;
     expect(ch.orphanRequests).toBe(2); // the second "b" and "d"
     expect(r.records['openai-batch']).toMatchObject({ requests: 5, results: 3, failed: 2 });
+    // The channel's failure rule (error set, or status ≥ 400) is what the report counts.
+    expect(pairs.map((p) => isFailed(BATCH_CHANNEL, p.terminal.attrs))).toEqual([true, true, false]);
   });
 });

@@ -13,17 +13,24 @@
  * - the output order is arbitrary by contract ("the output line order may not match the input line
  *   order"), so FIFO is never held against it: no crossed pairs are counted on this channel.
  */
-import type { CallAttrs, CallEvent, ChannelSpec, Loc, Usage } from '../model.js';
-import { finding } from '../report/findings.js';
+import type { CallAttrs, ChannelSpec, Loc, Usage } from '../model.js';
 import type { Source } from '../input/sources.js';
-import { clipOrNull } from './clip.js';
-import { checkCorrelationId } from './ids.js';
+import { type BuiltEvent, checkId, derivedKey, type IdKey, makeEvent } from './event.js';
+import { finding } from '../report/findings.js';
 import { deriveNeedles } from './lang/needles.js';
+import type { KeepSpec } from './keep.js';
 import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from './types.js';
 import { asNumber, asObject, asString } from './types.js';
 
 export const BATCH_CHANNEL: ChannelSpec = {
   name: 'openai-batch',
+  // Rows are models; latency groups are (url, model).
+  rowLabel: 'model',
+  attribution: 'model',
+  groupLabels: ['url', 'model'],
+  // `error` set (it is also set for an HTTP status ≥ 400), or a status code ≥ 400.
+  failure: { kind: 'any', rules: [{ kind: 'error-present' }, { kind: 'status-at-least', min: 400 }] },
+  idKind: 'correlation',
   ordered: false,
   signatureFields: ['url', 'model'],
   signatureRequired: true,
@@ -34,6 +41,18 @@ export const BATCH_CHANNEL: ChannelSpec = {
 const MAX_HELD = 1_000_000;
 /** custom_ids of requests read (to emit an output line at once when its request is known). */
 const MAX_SEEN = 1_000_000;
+
+/** `Profile.keep`: what the profile reads of an input or output line. */
+export const BATCH_KEEP: KeepSpec = {
+  tree: {
+    custom_id: true,
+    method: true,
+    url: true,
+    body: { model: true },
+    response: { status_code: true, body: { model: true, usage: true, error: true } },
+    error: true,
+  },
+};
 
 export interface OpenAiBatchSummary {
   requests: number;
@@ -49,13 +68,13 @@ function has(o: Record<string, unknown>, k: string): boolean {
 
 export function openAiBatchProfile(): Profile {
   const seen = new Set<string>();
-  const held: CallEvent[] = [];
+  const held: BuiltEvent[] = [];
   const sum: OpenAiBatchSummary = { requests: 0, results: 0, failed: 0, heldUntilEnd: 0 };
   let missingSeq = 0;
 
-  function idOf(v: unknown, loc: Loc, ctx: ProfileContext): string | null {
-    const c = checkCorrelationId('custom_id', v);
-    if (c.kind === 'valid') return c.id;
+  function idOf(v: unknown, loc: Loc, ctx: ProfileContext): IdKey | null {
+    const c = checkId('correlation', 'custom_id', v);
+    if (c.kind === 'valid') return c.key;
     if (c.kind === 'invalid') ctx.finding(finding('INVALID_ID', { channel: BATCH_CHANNEL.name, scope: '', locations: [loc] }, c.info));
     return null;
   }
@@ -64,6 +83,7 @@ export function openAiBatchProfile(): Profile {
     name: 'openai-batch',
     channels: [BATCH_CHANNEL],
     needles: deriveNeedles(['custom_id']),
+    keep: BATCH_KEEP,
     open(source: Source, ctx: ProfileContext): RecordHandler | null {
       if (source.role !== 'capture') return null;
       return {
@@ -76,12 +96,12 @@ export function openAiBatchProfile(): Profile {
           if (isInput) {
             sum.requests++;
             const body = asObject(o.body);
-            const url = clipOrNull(asString(o.url));
-            const model = clipOrNull(asString(body?.model));
+            const url = asString(o.url);
+            const model = asString(body?.model);
             const id = idOf(o.custom_id, loc, ctx);
             if (id !== null && seen.size < MAX_SEEN) seen.add(id);
             const attrs: CallAttrs = { kind: 'batch input', provider: url, model };
-            ctx.emit({ role: 'request', channel: BATCH_CHANNEL.name, scope: '', id, sig: [url, model], time: null, caller: 'main', attrs, loc });
+            ctx.emit(makeEvent(BATCH_CHANNEL, { role: 'request', scope: '', id, sig: [url, model], time: null, caller: 'main', attrs, loc }, ctx));
             return 'used';
           }
           sum.results++;
@@ -93,15 +113,16 @@ export function openAiBatchProfile(): Profile {
           if (failed) sum.failed++;
           const attrs: CallAttrs = {
             kind: 'batch output',
-            model: clipOrNull(asString(rbody?.model)),
-            status: failed ? 'error' : 'ok',
-            error: failed ? clipOrNull(errorText(err, statusCode, rbody)) : null,
+            model: asString(rbody?.model),
+            // The HTTP status as the file states it (the channel's failure rule reads it).
+            status: statusCode !== null ? String(statusCode) : null,
+            error: failed ? (errorText(err, statusCode, rbody) ?? 'error') : null,
             usage: readUsage(rbody?.usage),
             durationMs: null,
           };
           // An output line without a usable custom_id answers nothing it can name: an orphan.
-          const id = idOf(o.custom_id, loc, ctx) ?? `custom_id:missing:${++missingSeq}`;
-          const ev: CallEvent = { role: 'terminal', channel: BATCH_CHANNEL.name, scope: '', id, sig: [null, null], time: null, caller: 'main', attrs, loc };
+          const id = idOf(o.custom_id, loc, ctx) ?? derivedKey(`custom_id:missing:${++missingSeq}`);
+          const ev = makeEvent(BATCH_CHANNEL, { role: 'terminal', scope: '', id, sig: [null, null], time: null, caller: 'main', attrs, loc }, ctx);
           if (seen.has(id) || held.length >= MAX_HELD) ctx.emit(ev);
           else {
             held.push(ev);

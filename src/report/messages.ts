@@ -31,6 +31,8 @@ export function findingMessage(f: Finding): string {
     case 'DUPLICATE_TERMINAL':
       return `second terminal for an already closed call (caller ${f.data.caller})`;
     case 'INVALID_ID':
+      if (f.data.reason === 'not-a-string-or-number')
+        return `${f.data.field} is neither a string nor a number (length ${f.data.length}, sha256 ${f.data.sha256}); treated as no id`;
       return `${f.data.field} fails the safe-shape rule (${f.data.reason}, length ${f.data.length}, sha256 ${f.data.sha256}); treated as no id`;
     case 'MALFORMED_LINE':
       if (f.data.reason === 'unusable') return `record could not be used (${f.data.bytes} bytes), counted as ignored`;

@@ -2,10 +2,8 @@
  * Reading records with a custom profile (lang/spec.ts): which records a JSON value holds, each
  * record's role, and the fields the pairing engine needs. No events are built here.
  */
-import { createHash } from 'node:crypto';
 import type { InvalidIdInfo } from '../../report/findings.js';
-import { clipText } from '../clip.js';
-import { checkCorrelationId, isSafeId, sha256Prefix } from '../ids.js';
+import { checkId } from '../event.js';
 import { eachAt, getPath, type Path } from './path.js';
 import type { Cond, ProfileSpec, TimeSpec } from './spec.js';
 import { parseEpoch, parseTimeAs } from './time.js';
@@ -26,8 +24,8 @@ export interface ReadRecord {
   naive: boolean;
   /** A time field was present but could not be read with the profile's format. */
   unreadableTime: boolean;
+  /** Terminals and calls: the status and error text as the record states them. */
   status: string | null;
-  failed: boolean;
   error: string | null;
   group: [string | null, string | null];
 }
@@ -37,8 +35,9 @@ export function recordsOf(spec: ProfileSpec, value: unknown): Iterable<unknown> 
   return spec.records === null ? [value] : eachAt(value, spec.records);
 }
 
+/** A string, number or boolean as text (not clipped here: the event constructor clips). */
 export function scalar(v: unknown): string | null {
-  if (typeof v === 'string') return clipText(v);
+  if (typeof v === 'string') return v;
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   if (typeof v === 'boolean') return String(v);
   return null;
@@ -70,22 +69,16 @@ export function holds(c: Cond, rec: unknown, fileName: string): boolean {
   }
 }
 
-/** A typed protocol id: strings and numbers only, 9 ≠ "9". */
-export function typedId(field: string, v: unknown): IdResult {
-  if (v === undefined || v === null) return { kind: 'none' };
-  if (typeof v === 'number' && Number.isFinite(v)) return { kind: 'valid', key: `typed:n:${v}`, label: String(v) };
-  if (typeof v === 'string') {
-    if (v === '') return { kind: 'none' };
-    const key = isSafeId(v) ? `typed:s:${v}` : `typed:h:${createHash('sha256').update(v).digest('hex')}`;
-    return { kind: 'valid', key, label: JSON.stringify(clipText(v, 128)) };
+/** An error text: a string, or an object's message/msg/type/code; null, false and absent are none. */
+export function errorValue(v: unknown): string | null {
+  if (v === undefined || v === null || v === false) return null;
+  const s = scalar(v);
+  if (s !== null) return s;
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return scalar(getPath(o, [{ key: 'message' }])) ?? scalar(getPath(o, [{ key: 'msg' }])) ?? scalar(getPath(o, [{ key: 'type' }])) ?? scalar(getPath(o, [{ key: 'code' }])) ?? 'error';
   }
-  let text: string;
-  try {
-    text = JSON.stringify(v) ?? typeof v;
-  } catch {
-    text = `[unserialisable ${typeof v}]`;
-  }
-  return { kind: 'invalid', info: { field, reason: 'not-a-string-or-number', length: text.length, sha256: sha256Prefix(text) } };
+  return null;
 }
 
 function readTime(t: TimeSpec | null, rec: unknown, out: { naive: boolean; unreadable: boolean }): number | null {
@@ -119,12 +112,8 @@ export function classify(spec: ProfileSpec, rec: unknown, fileName: string): Rea
 
   let id: IdResult = { kind: 'none' };
   if (spec.id) {
-    const raw = getPath(rec, spec.id.path);
-    if (spec.id.kind === 'typed') id = typedId(pathName(spec.id.path), raw);
-    else {
-      const c = checkCorrelationId(pathName(spec.id.path), raw);
-      id = c.kind === 'valid' ? { kind: 'valid', key: c.id, label: c.id } : c;
-    }
+    const c = checkId(spec.idKind, pathName(spec.id), getPath(rec, spec.id));
+    id = c.kind === 'valid' ? { kind: 'valid', key: c.key, label: c.label ?? c.key } : c;
   }
   if (id.kind === 'valid' && spec.direction) {
     const d = getPath(rec, spec.direction.path);
@@ -148,15 +137,9 @@ export function classify(spec: ProfileSpec, rec: unknown, fileName: string): Rea
     }
   } else time = readTime(spec.time, rec, t);
 
-  const statusText = spec.status ? scalar(getPath(rec, spec.status)) : null;
   const isOutcome = role === 'terminal' || role === 'call';
-  const failed = isOutcome && spec.failed !== null && holds(spec.failed, rec, fileName);
-  let status: string | null = null;
-  let error: string | null = null;
-  if (isOutcome) {
-    status = spec.failed === null ? statusText : failed ? 'error' : 'ok';
-    if (failed) error = (spec.error ? scalar(getPath(rec, spec.error)) : null) ?? statusText;
-  }
+  const status = isOutcome && spec.status ? scalar(getPath(rec, spec.status)) : null;
+  const error = isOutcome && spec.error ? errorValue(getPath(rec, spec.error)) : null;
   return {
     role,
     id,
@@ -168,7 +151,6 @@ export function classify(spec: ProfileSpec, rec: unknown, fileName: string): Rea
     naive: t.naive,
     unreadableTime: t.unreadable,
     status,
-    failed,
     error,
     group: [spec.group[0] ? scalar(getPath(rec, spec.group[0])) : null, spec.group[1] ? scalar(getPath(rec, spec.group[1])) : null],
   };

@@ -12,9 +12,10 @@ const interceptor = {
     { role: 'request', when: { path: 'type', equals: 'request' } },
     { role: 'terminal', when: { path: 'type', equals: 'response' } },
   ],
-  id: { path: 'count', kind: 'typed' },
+  id: 'count',
+  idKind: 'protocol',
   time: 'timestamp',
-  failed: { has: 'error' },
+  failed: { error: true },
   error: 'error',
   group: ['method'],
 };
@@ -28,10 +29,10 @@ describe('profile language', () => {
     expect(lines.every((l) => lineHasNeedle(l, needles))).toBe(true);
     const recs = lines.map((l) => classify(spec, JSON.parse(l), 'intercepted_logs.jsonl') as ReadRecord);
     expect(recs.map((r) => r.role)).toEqual(['request', 'terminal', 'request', 'terminal', 'request', 'terminal', 'request', 'terminal']);
-    expect(recs[0]!.id).toEqual({ kind: 'valid', key: 'typed:n:1', label: '1' });
+    expect(recs[0]!.id).toEqual({ kind: 'valid', key: 'n:1', label: '1' });
     expect(recs[0]!.naive).toBe(true);
-    expect(recs[5]).toMatchObject({ failed: true, status: 'error', error: 'Method not found' });
-    expect(recs[7]).toMatchObject({ failed: false, status: 'ok', error: null });
+    expect(recs[5]).toMatchObject({ error: 'Method not found' });
+    expect(recs[7]).toMatchObject({ error: null });
     expect(recs[7]!.time! - recs[6]!.time!).toBeCloseTo(2.331, 3);
   });
 
@@ -41,7 +42,8 @@ describe('profile language', () => {
         { role: 'request', when: { has: 'method' } },
         { role: 'terminal', when: { any: [{ present: 'result' }, { has: 'error' }] } },
       ],
-      id: { path: 'id', kind: 'typed' },
+      id: 'id',
+      idKind: 'protocol',
     });
     expect((classify(byPresence, { id: 9, method: 'x' }, 'a.jsonl') as ReadRecord).role).toBe('request');
     expect((classify(byPresence, { id: 9, result: null }, 'a.jsonl') as ReadRecord).role).toBe('terminal');
@@ -71,23 +73,25 @@ describe('profile language', () => {
         { role: 'request', when: { has: 'message.method' } },
         { role: 'terminal', when: { has: 'message.result' } },
       ],
-      id: { path: 'message.id', kind: 'typed' },
+      id: 'message.id',
+      idKind: 'protocol',
       direction: { path: 'direction', out: ['sent'], in: ['received'] },
     });
     const req = classify(spec, { direction: 'received', message: { id: 1, method: 'sampling/createMessage' } }, 'x') as ReadRecord;
     const res = classify(spec, { direction: 'sent', message: { id: 1, result: {} } }, 'x') as ReadRecord;
     expect(req.id).toEqual(res.id);
-    expect(req.id).toMatchObject({ key: 'in/typed:n:1' });
+    expect(req.id).toMatchObject({ key: 'in/n:1' });
 
     const call = parseProfileSpec({
       roles: [{ role: 'call' }],
       start: { path: 'startTimeUnixNano', unit: 'ns' },
       end: { path: 'endTimeUnixNano', unit: 'ns' },
-      failed: { path: 'status.code', equals: 2 },
+      status: 'status.code',
+      failed: { status: ['2'] },
       group: [['attributes', 'gen_ai.operation.name']],
     });
     const span = classify(call, { startTimeUnixNano: '1761258024203000000', endTimeUnixNano: '1761258026043000000', status: { code: 2 }, attributes: { 'gen_ai.operation.name': 'chat' } }, 'x') as ReadRecord;
-    expect(span).toMatchObject({ role: 'call', failed: true, status: 'error', group: ['chat', null] });
+    expect(span).toMatchObject({ role: 'call', status: '2', group: ['chat', null] });
     expect(span.end! - span.time!).toBeCloseTo(1840, 3);
     const withDuration = parseProfileSpec({ roles: [{ role: 'call' }], start: 'startedDateTime', duration: { path: 'time', unit: 'ms' } });
     const har = classify(withDuration, { startedDateTime: '2025-10-23T22:20:24.203+00:00', time: 1840 }, 'x') as ReadRecord;
@@ -101,7 +105,8 @@ describe('profile language', () => {
       [{ roles: [{ role: 'reply' }] }, 'profile: roles[0].role: expected "request", "terminal", "interim", "call", "ignore", got "reply"'],
       [{ roles: [{ role: 'request', when: { path: 'type' } }, { role: 'terminal' }] }, 'profile: roles[0].when.equals: expected a string, number or boolean, or a non-empty array of them'],
       [{ ...interceptor, time: { path: 'ts', unit: 'seconds' } }, 'profile: time.unit: expected the epoch unit: one of "s", "ms", "us", "ns", got "seconds"'],
-      [{ ...interceptor, id: { path: 'count', kind: 'int' } }, 'profile: id.kind: expected "correlation"'],
+      [{ ...interceptor, idKind: 'int' }, 'profile: idKind: expected "correlation"'],
+      [{ ...interceptor, failed: { statusAtLeast: '500' } }, 'profile: failed: expected {"status": [..]}'],
       [{ ...interceptor, needles: ['"type":"re'] }, 'profile: needles: expected no "needles": they are derived from the roles (remove the field)'],
       [{ ...interceptor, group: ['a..b'] }, 'profile: group[0]: an empty key'],
       [{ ...interceptor, colour: 1 }, 'profile: colour: expected a known field'],

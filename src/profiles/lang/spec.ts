@@ -12,13 +12,16 @@
  *     { "role": "request",  "when": { "path": "type", "equals": ["request"] } },
  *     { "role": "terminal", "when": { "path": "type", "equals": ["response"] } }
  *   ],
- *   "id": { "path": "count", "kind": "typed" },
- *   "time": { "path": "timestamp" },
- *   "failed": { "has": "error" },
+ *   "id": "count",
+ *   "idKind": "protocol",
+ *   "time": "timestamp",
+ *   "error": "error",
+ *   "failed": { "error": true },
  *   "group": ["method"]
  * }
  * ```
  */
+import type { FailureRule, IdKind } from '../../model.js';
 import { EPOCH_UNITS, type EpochUnit, type TimeFormat } from './time.js';
 import { lastKey, parsePath, PathError, type Path } from './path.js';
 
@@ -51,8 +54,6 @@ export interface DurationSpec {
   unit: EpochUnit;
 }
 
-export type IdKind = 'correlation' | 'typed';
-
 export interface ProfileSpec {
   name: string;
   channel: string;
@@ -60,7 +61,9 @@ export interface ProfileSpec {
   /** Where the records sit inside each JSON value (line or document); null: the value is the record. */
   records: Path | null;
   roles: readonly RoleRule[];
-  id: { path: Path; kind: IdKind } | null;
+  id: Path | null;
+  /** `correlation`: the safe-shape rule; `protocol`: typed ids, a string or a number (9 ≠ "9"). */
+  idKind: IdKind;
   /** Namespaces ids by the side that sent the request (values of `path` for each side). */
   direction: { path: Path; out: ReadonlyArray<string>; in: ReadonlyArray<string> } | null;
   time: TimeSpec | null;
@@ -72,11 +75,17 @@ export interface ProfileSpec {
   caller: Path | null;
   signature: ReadonlyArray<{ name: string; path: Path }>;
   status: Path | null;
-  /** A failed outcome (terminals and calls): status `error`. */
-  failed: Cond | null;
+  /** Path of an error text or object (terminals and calls). */
   error: Path | null;
+  /** When a terminal (or a call) is a failed outcome. */
+  failure: FailureRule;
   /** Up to two paths that name the latency group. */
   group: readonly Path[];
+  /** The group paths as written (default group labels). */
+  groupNames: readonly string[];
+  attribution: 'caller' | 'group';
+  rowLabel: string;
+  groupLabels: string[];
 }
 
 /** A profile file that cannot be used (a usage error: exit 2). */
@@ -86,8 +95,36 @@ export class ProfileSpecError extends Error {
 
 const KNOWN_KEYS = new Set([
   '$schema', 'name', 'description', 'channel', 'ordered', 'records', 'role', 'roles', 'id', 'direction', 'time', 'start', 'end',
-  'duration', 'scope', 'caller', 'signature', 'status', 'failed', 'error', 'group', 'needles',
+  'duration', 'scope', 'caller', 'signature', 'status', 'failed', 'error', 'group', 'needles', 'idKind', 'attribution', 'rowLabel',
+  'groupLabels',
 ]);
+
+const DEFAULT_FAILURE: FailureRule = { kind: 'status-not-in', statuses: ['ok', 'success'] };
+
+/** `failed`: {"status": [..]}, {"statusNot": [..]}, {"statusAtLeast": N}, {"error": true}, or an array (any holds). */
+function failureRule(v: unknown, field = 'failed'): FailureRule {
+  if (v === undefined || v === null) return DEFAULT_FAILURE;
+  const expected = '{"status": [..]}, {"statusNot": [..]}, {"statusAtLeast": N} or {"error": true}, or an array of these';
+  if (Array.isArray(v)) {
+    if (v.length === 0) fail(field, `a non-empty array of rules: ${expected}`, v);
+    return { kind: 'any', rules: v.map((x, i) => failureRule(x, `${field}[${i}]`)) };
+  }
+  const o = v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : null;
+  const keys = o ? Object.keys(o) : [];
+  if (!o || keys.length !== 1) fail(field, expected, v);
+  const k = keys[0]!;
+  if (k === 'status') return { kind: 'status-in', statuses: strings(o.status, `${field}.status`) };
+  if (k === 'statusNot') return { kind: 'status-not-in', statuses: strings(o.statusNot, `${field}.statusNot`) };
+  if (k === 'statusAtLeast' && typeof o.statusAtLeast === 'number' && Number.isFinite(o.statusAtLeast)) return { kind: 'status-at-least', min: o.statusAtLeast };
+  if (k === 'error' && o.error === true) return { kind: 'error-present' };
+  fail(field, expected, v);
+}
+
+function label(v: unknown, field: string, dflt: string): string {
+  if (v === undefined || v === null) return dflt;
+  if (typeof v === 'string' && /^[A-Za-z0-9_ ./-]{1,40}$/.test(v)) return v;
+  fail(field, '1–40 letters, digits, spaces or _ . / -', v);
+}
 
 function fail(field: string, expected: string, got?: unknown): never {
   const shown = got === undefined ? '' : `, got ${describe(got)}`;
@@ -227,16 +264,9 @@ export function parseProfileSpec(raw: unknown): ProfileSpec {
     if (!has('call') && !(has('request') && has('terminal'))) fail('roles', 'a "request" and a "terminal" rule, or a "call" rule');
   } else roles = legacyRole(o.role);
 
-  let id: ProfileSpec['id'] = null;
-  if (o.id !== undefined && o.id !== null) {
-    if (typeof o.id === 'string' || Array.isArray(o.id)) id = { path: path(o.id, 'id'), kind: 'correlation' };
-    else {
-      const io = obj(o.id, 'id', 'a path, or {"path", "kind": "correlation"|"typed"}');
-      const kind = io.kind ?? 'correlation';
-      if (kind !== 'correlation' && kind !== 'typed') fail('id.kind', '"correlation" (a safe-shaped string) or "typed" (a protocol id: string or number, 9 ≠ "9")', kind);
-      id = { path: path(io.path, 'id.path'), kind };
-    }
-  }
+  const id = optPath(o, 'id');
+  if (o.idKind !== undefined && o.idKind !== 'correlation' && o.idKind !== 'protocol')
+    fail('idKind', '"correlation" (a safe-shaped string) or "protocol" (a typed id: a string or a number, 9 ≠ "9")', o.idKind);
   let direction: ProfileSpec['direction'] = null;
   if (o.direction !== undefined) {
     const d = obj(o.direction, 'direction', 'an object {"path", "out": [values], "in": [values]}');
@@ -262,6 +292,7 @@ export function parseProfileSpec(raw: unknown): ProfileSpec {
     records: optPath(o, 'records'),
     roles,
     id,
+    idKind: o.idKind === 'protocol' ? 'protocol' : 'correlation',
     direction,
     time: o.time === undefined || o.time === null ? null : timeSpec(o.time, 'time'),
     start: o.start === undefined ? null : timeSpec(o.start, 'start'),
@@ -274,10 +305,22 @@ export function parseProfileSpec(raw: unknown): ProfileSpec {
       return { name: typeof p === 'string' ? p : pp.map((s) => ('key' in s ? s.key : '[]')).join('.'), path: pp };
     }),
     status: optPath(o, 'status'),
-    failed: o.failed === undefined ? null : cond(o.failed, 'failed'),
     error: optPath(o, 'error'),
+    failure: failureRule(o.failed),
     group: group.map((p, i) => path(p, `group[${i}]`)),
+    groupNames: group.map((p) => (typeof p === 'string' ? p : 'group')),
+    attribution: 'caller',
+    rowLabel: 'caller',
+    groupLabels: [],
   };
+  if (o.attribution !== undefined && o.attribution !== 'caller' && o.attribution !== 'group') fail('attribution', '"caller" or "group"', o.attribution);
+  if (o.attribution === 'group') {
+    if (spec.group.length === 0) fail('attribution', '"group" needs a "group" path');
+    spec.attribution = 'group';
+  }
+  const labels = o.groupLabels === undefined ? [] : strings(o.groupLabels, 'groupLabels');
+  spec.groupLabels = spec.groupNames.map((g, i) => label(labels[i], `groupLabels[${i}]`, g.length <= 40 ? g.replace(/[^A-Za-z0-9_ ./-]/g, '_') : 'group'));
+  spec.rowLabel = label(o.rowLabel, 'rowLabel', spec.attribution === 'group' ? spec.groupLabels[0]! : 'caller');
   if (roles.some((r) => r.role === 'call') && spec.start === null && spec.time === null)
     fail('start', 'a start time for "call" records ("start", or "time"), with "end" or "duration"');
   if (roles.some((r) => r.role === 'call') && spec.end === null && spec.duration === null && (spec.start !== null || spec.time !== null))

@@ -69,6 +69,10 @@ describe('custom profiles on real logs', () => {
     expect(pairs).toHaveLength(1);
     expect(pairs[0]).toMatchObject({ scope: '5B8EFFF798038103D269B633813FC60C', latencyMs: 1000 });
     expect(pairs[0]!.request.attrs).toMatchObject({ kind: 'record', provider: "I'm a server span" });
+    expect(pairs[0]!.method).toBe('record');
+    expect(r.channels[0]!.pairs.byMethod).toEqual({ id: 0, signature: 0, fifo: 0, record: 1 });
+    expect(r.channels[0]!.crossed.comparable).toBe(0);
+    expect(ledgerViolations(r)).toEqual([]);
     expect(r.records['otlp-spans']).toMatchObject({ calls: 1 });
   });
 

@@ -73,7 +73,7 @@ export function newCounters(): Counters {
     unattributedInterims: 0,
     redundant: 0,
     pairs: 0,
-    byMethod: { id: 0, signature: 0, fifo: 0 },
+    byMethod: { id: 0, signature: 0, fifo: 0, record: 0 },
     byConfidence: { exact: 0, unambiguous: 0, ambiguous: 0 },
     orphanRequests: 0,
     evicted: 0,
@@ -307,6 +307,9 @@ export class PairingEngine {
       const list = open.byId.get(ev.id);
       if (list && list.length > 0) taken = list[0];
     }
+    // A request and its terminal from one record (a whole call) pair by that record's key, never by
+    // pairing evidence: method `record`, never compared with FIFO.
+    if (taken && ev.wholeRecord && taken.ev.wholeRecord) method = 'record';
     if (!taken && open) {
       const pool = ev.id !== null ? open.noId : open.all;
       if (pool.size > 0) {
@@ -431,7 +434,7 @@ export class PairingEngine {
           this.crossed(ch, sc, 'signature', ev, req, sigPartner);
         }
       }
-    } else if (confidence === 'ambiguous') {
+    } else if (confidence === 'ambiguous' && method !== 'record') {
       this.sink.finding(
         finding(
           'AMBIGUOUS_PAIR',

@@ -129,6 +129,7 @@ export function customProfile(spec: CustomProfileSpec): Profile {
     }
     const ev = makeEvent(channel, { role, scope: r.scope, id, sig: r.sig, time, caller: r.caller ?? 'main', attrs, loc }, ctx);
     if (label !== undefined && spec.idKind === 'protocol') ev.idLabel = label;
+    if (r.role === 'call') ev.wholeRecord = true;
     ctx.emit(ev);
   }
 

@@ -135,7 +135,8 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   // Channels with any event, or that a profile evaluated, in declaration order.
   const channels = [];
   const evaluated = new Set(profiles.flatMap((p) => p.evaluatedChannels?.() ?? []));
-  for (const st of engine.channels.values()) {
+  const snapshot = engine.snapshot({ distributions: timeline !== null });
+  for (const st of snapshot.channels) {
     const c = st.counters;
     if (c.requests + c.terminals + c.interims > 0 || evaluated.has(st.spec.name)) channels.push(channelReport(st, opts.maxScopes));
   }
@@ -181,7 +182,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
     findingsOmitted,
     gate: evaluateGate(opts.gate ?? {}, findingCounts, channels),
   };
-  if (timeline) report.timeline = timeline.build(channels, engine.channels.values());
+  if (timeline) report.timeline = timeline.build(channels, snapshot.channels);
   return report;
 }
 

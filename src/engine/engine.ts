@@ -20,7 +20,8 @@ import type {
 } from '../model.js';
 import type { Finding } from '../report/findings.js';
 import { finding } from '../report/findings.js';
-import { LatencyHistogram } from './histogram.js';
+import type { ChannelSnapshot, CountersSnapshot, EngineSnapshot, SnapshotOptions } from '../model/snapshot.js';
+import { LatencyHistogram } from '../stats/histogram.js';
 
 export interface EngineSink {
   pair?(p: PairRecord): void;
@@ -89,6 +90,11 @@ export function newCounters(): Counters {
     negativeLatencies: 0,
     latency: new LatencyHistogram(),
   };
+}
+
+function countersSnapshot(c: Counters): CountersSnapshot {
+  const { latency, byMethod, byConfidence, ...plain } = c;
+  return { ...plain, byMethod: { ...byMethod }, byConfidence: { ...byConfidence }, latency: latency.stats() };
 }
 
 interface OpenReq {
@@ -507,6 +513,24 @@ export class PairingEngine {
           : { caller: ev.caller, reason, ageMs, id: ev.id, tool: ev.attrs.tool ?? null },
       ),
     );
+  }
+
+  /** The engine's counters, scopes and latency groups as plain data (the report reads only this). */
+  snapshot(opts: SnapshotOptions = {}): EngineSnapshot {
+    const channels: ChannelSnapshot[] = [];
+    for (const ch of this.channels.values()) {
+      channels.push({
+        spec: ch.spec,
+        counters: countersSnapshot(ch.counters),
+        scopes: [...ch.scopes.values()].map((s) => ({ scope: s.scope, counters: countersSnapshot(s.counters) })),
+        latencyGroups: [...ch.groups.values()].flatMap((g) => {
+          const stats = g.hist.stats();
+          if (!stats) return [];
+          return [{ group: g.label[0], subgroup: g.label[1], stats, ...(opts.distributions ? { distribution: g.hist.distribution() } : {}) }];
+        }),
+      });
+    }
+    return { channels };
   }
 
   /** End of input: every open request is an orphan request, scope by scope in first-seen order. */

@@ -8,8 +8,8 @@
  * Deterministic: every position is relative to the scope's first kept call, every list in a fixed order.
  */
 import type { CallEvent, Confidence, Loc, Method, OrphanRequestRecord, OrphanResponseRecord, PairRecord } from '../model.js';
-import type { ChannelState } from '../engine/engine.js';
-import { round3 } from '../engine/histogram.js';
+import type { ChannelSnapshot } from '../model/snapshot.js';
+import { round3 } from '../stats/histogram.js';
 import type { ChannelReport, CounterReport } from './report.js';
 
 export interface TimelineOptions {
@@ -319,8 +319,8 @@ export class TimelineCollector {
     return n;
   }
 
-  /** Builds the report field from the held calls, the finished channel reports and the engine's channel states. */
-  build(channels: readonly ChannelReport[], states: Iterable<ChannelState>): TimelineReport {
+  /** Builds the report field from the held calls, the finished channel reports and the engine's snapshot (with distributions). */
+  build(channels: readonly ChannelReport[], states: Iterable<ChannelSnapshot>): TimelineReport {
     const all: Array<{ channel: string; s: CounterReport & { scope: string } }> = [];
     for (const ch of channels) for (const s of ch.scopes) all.push({ channel: ch.channel, s });
     all.sort((a, b) => worse(a.s, b.s) || cmpStr(a.channel, b.channel) || cmpStr(a.s.scope, b.s.scope));
@@ -356,11 +356,10 @@ export class TimelineCollector {
 
     const latency: LatencyDistribution[] = [];
     for (const st of states) {
-      const groups = [...st.groups.values()]
-        .filter((g) => g.hist.count > 0)
-        .sort((a, b) => b.hist.count - a.hist.count || cmpStr(a.label[0] ?? '', b.label[0] ?? '') || cmpStr(a.label[1] ?? '', b.label[1] ?? ''))
+      const groups = [...st.latencyGroups]
+        .sort((a, b) => b.stats.count - a.stats.count || cmpStr(a.group ?? '', b.group ?? '') || cmpStr(a.subgroup ?? '', b.subgroup ?? ''))
         .slice(0, this.maxGroups);
-      for (const g of groups) latency.push({ channel: st.spec.name, group: g.label[0], subgroup: g.label[1], buckets: coarsen(g.hist.distribution()) });
+      for (const g of groups) latency.push({ channel: st.spec.name, group: g.group, subgroup: g.subgroup, buckets: coarsen(g.distribution ?? []) });
     }
     return { maxScopes: this.maxScopes, maxCallsPerScope: this.maxCalls, scopesTotal: all.length, scopes, omittedScopes, latency };
   }

@@ -4,7 +4,6 @@
  * characters terminals and browsers act on escaped too (`safeJson`); only valid ids are written.
  */
 import { analyze, type AnalyzeOptions } from '../analyze.js';
-import { safeJson } from '../formatters/json.js';
 import type { CallSide, Loc, OrphanRequestRecord, OrphanResponseRecord, PairRecord, Usage } from '../model.js';
 import { isSafeId } from '../profiles/ids.js';
 import type { Report } from '../report/report.js';
@@ -130,10 +129,7 @@ export function orphanResponseLine(o: OrphanResponseRecord): OrphanLine {
   return orphan('response', o.channel, o.scope, o.terminal, o.reason, null, null);
 }
 
-/** One NDJSON line (with its newline), risky characters escaped. */
-export function pairsLineText(line: PairsLine): string {
-  return `${safeJson(line)}\n`;
-}
+export { pairsLineText } from '../formatters/pairs-ndjson.js';
 
 export interface PairsOptions extends AnalyzeOptions {
   /** Called once per call and per orphan, in pass order. */

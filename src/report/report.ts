@@ -6,6 +6,7 @@
 import type { Loc } from '../model.js';
 import type { ChannelSnapshot, CountersSnapshot, LatencyStats } from '../model/snapshot.js';
 import type { Finding, FindingCode } from './findings.js';
+import { counterTrouble, worstFirst } from './worst-scopes.js';
 import type { Gate } from './gate.js';
 import type { TimelineReport } from './timeline.js';
 
@@ -124,11 +125,6 @@ export function counterReport(c: CountersSnapshot): CounterReport {
   };
 }
 
-/** How much a scope needs a look: crossed, orphaned, ambiguous and duplicated calls. */
-function scopeTrouble(c: CountersSnapshot): number {
-  return c.crossedFifo + c.orphanRequests + c.orphanResponses + c.byConfidence.ambiguous + c.duplicateIds + c.duplicateTerminals;
-}
-
 const byName = (a: { scope: string }, b: { scope: string }) => (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0);
 
 /**
@@ -137,14 +133,12 @@ const byName = (a: { scope: string }, b: { scope: string }) => (a.scope < b.scop
  * cover every scope.
  */
 export function channelReport(st: ChannelSnapshot, maxScopes?: number): ChannelReport {
-  let states = [...st.scopes];
+  let scopes: ScopeReport[] = st.scopes.map((s) => ({ scope: s.scope, ...counterReport(s.counters) }));
   let omitted = 0;
-  if (maxScopes !== undefined && states.length > maxScopes) {
-    states.sort((a, b) => scopeTrouble(b.counters) - scopeTrouble(a.counters) || byName(a, b));
-    omitted = states.length - maxScopes;
-    states = states.slice(0, maxScopes);
+  if (maxScopes !== undefined && scopes.length > maxScopes) {
+    omitted = scopes.length - maxScopes;
+    scopes = worstFirst(scopes, counterTrouble, (s) => [s.scope]).slice(0, maxScopes);
   }
-  const scopes: ScopeReport[] = states.map((s) => ({ scope: s.scope, ...counterReport(s.counters) }));
   // Deterministic: scopes in byte order of their name (first-seen order depends on file order).
   scopes.sort(byName);
   const groups: LatencyGroupReport[] = [];

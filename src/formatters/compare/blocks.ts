@@ -6,6 +6,7 @@
 import { loc, safeText } from '../safe.js';
 import type { AttributionRow, CompareChannel, CompareReport, Diff, StrategyCounts, StrategyName } from '../../compare/compare.js';
 import { STRATEGIES } from '../../compare/compare.js';
+import { worstFirst } from '../../report/worst-scopes.js';
 
 export type Block =
   | { kind: 'heading'; text: string }
@@ -101,11 +102,8 @@ function channelBlocks(ch: CompareChannel): Block[] {
   });
 
   if (ch.scopeCount > 1) {
-    const scopes = [...ch.scopes].sort(
-      (a, b) =>
-        (b.strategies.fifo.crossed ?? 0) + b.strategies.fifo.atRisk - ((a.strategies.fifo.crossed ?? 0) + a.strategies.fifo.atRisk) ||
-        (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0),
-    );
+    // Most affected by FIFO first: crossed and at-risk pairs under FIFO.
+    const scopes = worstFirst(ch.scopes, (x) => [(x.strategies.fifo.crossed ?? 0) + x.strategies.fifo.atRisk], (x) => [x.scope]);
     out.push({ kind: 'text', text: `Per scope${scopes.length > LIST_LIMIT ? ` (the ${LIST_LIMIT} most affected of ${scopes.length})` : ''}:` });
     out.push({
       kind: 'table',

@@ -11,7 +11,6 @@ import type {
   ChannelSpec,
   Confidence,
   Loc,
-  Method,
   OrphanRequestRecord,
   OrphanResponseRecord,
   PairRecord,

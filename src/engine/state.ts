@@ -2,34 +2,12 @@
  * The engine's own state: counters, open requests per scope, per-channel bookkeeping. Lives only
  * inside src/engine/; everything outside reads the plain-data snapshot (src/model/snapshot.ts).
  */
-import type { CallEvent, ChannelSpec, Confidence, Loc, Method } from '../model.js';
+import type { CallEvent, ChannelSpec, Loc } from '../model.js';
 import type { CountersSnapshot } from '../model/snapshot.js';
 import { LatencyHistogram } from '../stats/histogram.js';
 
 /** Counters of one channel or one scope. */
-export interface Counters {
-  requests: number;
-  terminals: number;
-  interims: number;
-  unattributedInterims: number;
-  redundant: number;
-  pairs: number;
-  byMethod: Record<Method, number>;
-  byConfidence: Record<Confidence, number>;
-  orphanRequests: number;
-  evicted: number;
-  orphanResponses: number;
-  duplicateTerminals: number;
-  duplicateIds: number;
-  crossedComparable: number;
-  crossedFifo: number;
-  crossedSignature: number;
-  requestsWithId: number;
-  terminalsWithId: number;
-  maxInFlight: number;
-  negativeLatencies: number;
-  latency: LatencyHistogram;
-}
+export type Counters = Omit<CountersSnapshot, 'latency'> & { latency: LatencyHistogram };
 
 export function newCounters(): Counters {
   return {

@@ -4,6 +4,7 @@
  * string goes through `safeText` (and Markdown escaping in the Markdown formatter).
  */
 import { loc, safeText } from '../safe.js';
+import { msText, num as numText, pct } from '../present.js';
 import type { AttributionRow, CompareChannel, CompareReport, Diff, StrategyCounts, StrategyName } from '../../compare/compare.js';
 import { STRATEGIES } from '../../compare/compare.js';
 import { worstFirst } from '../../report/worst-scopes.js';
@@ -15,18 +16,6 @@ export type Block =
 
 const LIST_LIMIT = 20;
 
-function pct(r: number | null): string {
-  return r === null ? '—' : `${(r * 100).toFixed(1)}%`;
-}
-
-function msText(n: number | null): string {
-  if (n === null) return '—';
-  return n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(n < 10 ? 2 : 0)} ms`;
-}
-
-function numText(n: number | null): string {
-  return n === null ? '—' : String(n);
-}
 
 function signed(n: number, ms: boolean): string {
   const body = ms ? msText(Math.abs(n)) : String(Math.abs(Math.round(n * 1000) / 1000));

@@ -1,7 +1,7 @@
 /** `compare --format table`: the compare blocks as tables for the terminal. */
-import Table from 'cli-table3';
 import type { CompareFormatter } from '../types.js';
 import { cleanBlocks } from './blocks.js';
+import { plainTable } from '../present.js';
 
 export const compareTable: CompareFormatter = {
   name: 'table',
@@ -12,11 +12,7 @@ export const compareTable: CompareFormatter = {
       if (b.kind === 'heading') out.push('', chalk.bold.underline(b.text));
       else if (b.kind === 'text') out.push(b.tone === 'warn' ? chalk.yellow(b.text) : b.tone === 'dim' ? chalk.dim(b.text) : b.text);
       else {
-        const tb = new Table({
-          head: b.head.map((h) => chalk.bold(h)),
-          style: { head: [], border: [] },
-          chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-        });
+        const tb = plainTable(b.head, chalk);
         for (const r of b.rows) tb.push(r);
         out.push(tb.toString());
       }

@@ -374,16 +374,12 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
       if (deliveryEval) out.push('delivery');
       return out;
     },
-    notes(): string[] {
+    notes() {
       if (records === 0 && callerCalls === 0 && upstreamCalls === 0) return [];
-      const out: string[] = [];
-      if (!decisionEval && !deliveryEval)
-        out.push('assay: decision records only, nothing paired (give --caller FILE and --upstream FILE to audit decisions and delivery)');
-      if (deliveryEval && !decisionEval && recordsWithoutId > 0)
-        out.push(
-          'assay: bypass detection needs ids or the caller log: decision records without a correlation id pair with upstream arrivals by tool name in order, and a denied call that reached the upstream shows only as UNRECORDED_DELIVERY',
-        );
-      if (decisionEval && !deliveryEval) out.push('assay: delivery not audited (give --upstream FILE, the upstream’s received tools/call log)');
+      const out: ReturnType<NonNullable<Profile['notes']>> = [];
+      if (!decisionEval && !deliveryEval) out.push('assay-nothing-paired');
+      if (deliveryEval && !decisionEval && recordsWithoutId > 0) out.push('assay-bypass-needs-ids');
+      if (decisionEval && !deliveryEval) out.push('assay-delivery-not-audited');
       return out;
     },
     summary(): AssaySummary | undefined {

@@ -17,6 +17,7 @@ import { layoutScope } from './timeline/layout.js';
 import { counterTrouble, worstFirst } from './worst-scopes.js';
 
 export { coarsen } from './timeline/buckets.js';
+export { OTHER_CALLERS_LANE } from './timeline/layout.js';
 
 export interface TimelineOptions {
   /** Scopes drawn, worst first (default 20). */
@@ -33,7 +34,6 @@ export interface TimelineOptions {
 
 export const DEFAULT_TIMELINE_SCOPES = 20;
 export const DEFAULT_TIMELINE_CALLS = 200;
-export const OTHER_CALLERS_LANE = '(other callers)';
 
 export interface TimelinePoint {
   loc: Loc;

@@ -6,8 +6,11 @@
 import type { Loc } from '../../model.js';
 import { round3 } from '../../stats/histogram.js';
 import type { CounterReport } from '../report.js';
-import { OTHER_CALLERS_LANE, type TimelineCall, type TimelineScope } from '../timeline.js';
+import type { TimelineCall, TimelineScope } from '../timeline.js';
 import { locKey, type Held, type RawCall, type RawPoint } from './held.js';
+
+/** The lane shared by callers past `maxLanes`. */
+export const OTHER_CALLERS_LANE = '(other callers)';
 
 export interface LayoutLimits {
   maxLanes: number;

@@ -24,6 +24,7 @@ import { deriveNeedles } from './lang/needles.js';
 import type { Path } from './lang/path.js';
 import { parseProfileSpec, ProfileSpecError, specMarkers, type Cond, type ProfileSpec } from './lang/spec.js';
 import { finding } from '../report/findings.js';
+import type { NoteCode } from '../report/notes.js';
 import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from './types.js';
 
 export type CustomProfileSpec = ProfileSpec;
@@ -174,9 +175,9 @@ export function customProfile(spec: CustomProfileSpec): Profile {
     },
     summary: () => (sum.records > 0 ? { ...sum } : undefined),
     notes() {
-      const out: string[] = [];
-      if (sum.naiveTimes > 0) out.push(`${spec.name}: times without a zone were read as UTC.`);
-      if (sum.unreadableTimes > 0) out.push(`${spec.name}: some time fields could not be read with the profile's time format (records.${spec.name}.unreadableTimes); a number needs "unit".`);
+      const out: NoteCode[] = [];
+      if (sum.naiveTimes > 0) out.push('naive-times-utc');
+      if (sum.unreadableTimes > 0) out.push('unreadable-times');
       return out;
     },
   };

@@ -21,6 +21,7 @@
  */
 import type { CallAttrs, ChannelSpec, Loc, Role } from '../model.js';
 import { finding } from '../report/findings.js';
+import type { NoteCode } from '../report/notes.js';
 import type { Source } from '../input/sources.js';
 import { checkId, derivedKey, makeEvent } from './event.js';
 import { sha256Prefix } from './ids.js';
@@ -270,10 +271,10 @@ export function jsonrpcProfile(): Profile {
     },
     summary: () => (sum.messages + sum.batches > 0 ? { ...sum } : undefined),
     notes() {
-      const out: string[] = [];
-      if (sum.notifications > 0) out.push('JSON-RPC notifications are counted (records.jsonrpc.notifications), never calls.');
-      if (sum.naiveTimes > 0) out.push('Some times had no zone (naive ISO 8601) and were read as UTC.');
-      if (sum.unknownDirections > 0) out.push('Some records stated a direction callpair does not know; their ids were not namespaced by direction.');
+      const out: NoteCode[] = [];
+      if (sum.notifications > 0) out.push('jsonrpc-notifications');
+      if (sum.naiveTimes > 0) out.push('naive-times-utc');
+      if (sum.unknownDirections > 0) out.push('jsonrpc-unknown-direction');
       return out;
     },
   };

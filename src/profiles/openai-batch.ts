@@ -17,6 +17,7 @@ import type { CallAttrs, ChannelSpec, Loc, Usage } from '../model.js';
 import type { Source } from '../input/sources.js';
 import { type BuiltEvent, checkId, derivedKey, type IdKey, makeEvent } from './event.js';
 import { finding } from '../report/findings.js';
+import type { NoteCode } from '../report/notes.js';
 import { deriveNeedles } from './lang/needles.js';
 import type { KeepSpec } from './keep.js';
 import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from './types.js';
@@ -136,10 +137,7 @@ export function openAiBatchProfile(): Profile {
       for (const ev of held.splice(0)) ctx.emit(ev);
     },
     summary: () => (sum.requests + sum.results > 0 ? { ...sum } : undefined),
-    notes: () =>
-      sum.results > 0
-        ? ['OpenAI Batch output order is arbitrary by contract: openai-batch pairs by custom_id only, and FIFO is not compared (no crossed pairs).']
-        : [],
+    notes: (): NoteCode[] => (sum.results > 0 ? ['openai-batch-arbitrary-order'] : []),
   };
 }
 

@@ -25,7 +25,7 @@ describe('custom profiles on real logs', () => {
       ['list_resources', 'n:3', 0.872],
       ['call_tool', 'n:4', 2.331],
     ]);
-    expect(r.notes).toContain('times without a zone (naive ISO 8601) were read as UTC');
+    expect(r.notes).toContain('custom: times without a zone (naive ISO 8601) were read as UTC');
     expect(ledgerViolations(r)).toEqual([]);
   });
 

@@ -176,8 +176,8 @@ export function customProfile(spec: CustomProfileSpec): Profile {
     summary: () => (sum.records > 0 ? { ...sum } : undefined),
     notes() {
       const out: NoteCode[] = [];
-      if (sum.naiveTimes > 0) out.push('naive-times-utc');
-      if (sum.unreadableTimes > 0) out.push('unreadable-times');
+      if (sum.naiveTimes > 0) out.push('custom-naive-times');
+      if (sum.unreadableTimes > 0) out.push('custom-unreadable-times');
       return out;
     },
   };

@@ -273,7 +273,7 @@ export function jsonrpcProfile(): Profile {
     notes() {
       const out: NoteCode[] = [];
       if (sum.notifications > 0) out.push('jsonrpc-notifications');
-      if (sum.naiveTimes > 0) out.push('naive-times-utc');
+      if (sum.naiveTimes > 0) out.push('jsonrpc-naive-times');
       if (sum.unknownDirections > 0) out.push('jsonrpc-unknown-direction');
       return out;
     },

@@ -137,7 +137,7 @@ export function openAiBatchProfile(): Profile {
       for (const ev of held.splice(0)) ctx.emit(ev);
     },
     summary: () => (sum.requests + sum.results > 0 ? { ...sum } : undefined),
-    notes: (): NoteCode[] => (sum.results > 0 ? ['openai-batch-arbitrary-order'] : []),
+    notes: (): NoteCode[] => (sum.results > 0 ? ['openai-batch-order'] : []),
   };
 }
 

@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture, runCli, tmpDir } from './helpers.js';
+import { sarifValidator } from './sarif-validator.js';
 
 describe('nothing matched never passes quietly', () => {
   it('an empty directory: NO_CALL_EVENTS, exit 1; 0 with --allow-empty', async () => {
@@ -24,6 +25,10 @@ describe('nothing matched never passes quietly', () => {
     expect(r.stdout).toContain('NO_CALL_EVENTS');
     expect(r.stdout).toContain(`${csv}: none of its 2 records matched a profile, treated as a non-capture`);
     expect((await runCli(['analyze', '--allow-empty', csv])).code).toBe(0);
+    // A finding without a location is still valid SARIF.
+    const sarif = await runCli(['analyze', '-f', 'sarif', csv]);
+    const validate = sarifValidator();
+    expect(validate(JSON.parse(sarif.stdout)), JSON.stringify(validate.errors)).toBe(true);
   });
 
   it('a profile that matches nothing: exit 1, naming the profile; 0 with --allow-empty', async () => {

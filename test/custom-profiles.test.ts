@@ -76,6 +76,17 @@ describe('custom profiles on real logs', () => {
     expect(r.records['otlp-spans']).toMatchObject({ calls: 1 });
   });
 
+  it('whole-call records with a start and a duration: HAR entries', async () => {
+    const pairs: PairRecord[] = [];
+    const r = await analyze({ inputs: [fixture('real/har/har-fulfill.har.json')], profile: profile('har-entries'), onPair: (p) => pairs.push(p) });
+    expect(pairs.map((p) => [p.method, p.request.attrs.provider, p.request.attrs.model, p.latencyMs])).toEqual([
+      ['record', 'GET', '200', 8.286],
+      ['record', 'GET', '301', 15.997],
+      ['record', 'GET', '200', 6.735],
+    ]);
+    expect(r.channels[0]!.pairs.byMethod).toEqual({ id: 0, signature: 0, fifo: 0, record: 3 });
+  });
+
   it('roles by input file name: the OpenAI Batch files', async () => {
     const r = await analyze({ inputs: [fixture('real/openai-batch/batchinput.jsonl'), fixture('real/openai-batch/batch_output.jsonl')], profile: profile('openai-batch-by-file') });
     expect(r.channels[0]).toMatchObject({ channel: 'batch', requests: 2, terminals: 2, failed: 0 });

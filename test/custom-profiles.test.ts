@@ -79,7 +79,7 @@ describe('custom profiles on real logs', () => {
   it('whole-call records with a start and a duration: HAR entries', async () => {
     const pairs: PairRecord[] = [];
     const r = await analyze({ inputs: [fixture('real/har/har-fulfill.har.json')], profile: profile('har-entries'), onPair: (p) => pairs.push(p) });
-    expect(pairs.map((p) => [p.method, p.request.attrs.provider, p.request.attrs.model, p.latencyMs])).toEqual([
+    expect(pairs.map((p) => [p.method, p.request.attrs.provider, p.request.attrs.model, Math.round(p.latencyMs! * 1000) / 1000])).toEqual([
       ['record', 'GET', '200', 8.286],
       ['record', 'GET', '301', 15.997],
       ['record', 'GET', '200', 6.735],

@@ -93,6 +93,14 @@ describe('custom profiles on real logs', () => {
     expect(r.channels[0]!.pairs.byMethod.id).toBe(2);
   });
 
+  it('beside the built-ins, a custom profile leaves the records no rule takes to the others', async () => {
+    const r = await analyze({ inputs: [fixture('real/mcp-interceptor/intercepted_logs.jsonl'), fixture('seed-trace.jsonl')], profile: `${profile('mcp-interceptor')},auto` });
+    expect(r.channels.map((c) => [c.channel, c.pairs.total])).toEqual([
+      ['mcp', 4],
+      ['llm', 3],
+    ]);
+  });
+
   it('an invalid profile: one line naming the field and what was expected, exit 2', async () => {
     const dir = tmpDir();
     const pf = path.join(dir, 'bad.json');

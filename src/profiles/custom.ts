@@ -145,7 +145,8 @@ export function customProfile(spec: CustomProfileSpec): Profile {
       let callSeq = 0;
       return {
         record(value: unknown, loc: Loc): RecordOutcome {
-          let outcome: RecordOutcome = spec.records === null ? 'unclaimed' : 'ignored';
+          // A record no rule takes is left to the other profiles in use (`auto,FILE.json`).
+          let outcome: RecordOutcome = 'unclaimed';
           for (const rec of recordsOf(spec, value)) {
             const r = classify(spec, rec, fileName);
             if (r === 'unclaimed') continue;

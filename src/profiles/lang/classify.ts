@@ -98,7 +98,7 @@ function pathName(p: Path): string {
   return p.map((s) => ('key' in s ? s.key : 'index' in s ? `[${s.index}]` : '[]')).join('.');
 }
 
-/** The role and fields of one record; `ignored` when no role rule matches. */
+/** The role and fields of one record; `unclaimed` when no role rule matches, `ignored` for an `ignore` rule. */
 export function classify(spec: ProfileSpec, rec: unknown, fileName: string): ReadRecord | 'ignored' | 'unclaimed' {
   if (rec === null || typeof rec !== 'object' || Array.isArray(rec)) return 'unclaimed';
   let role: ReadRecord['role'] | 'ignore' | null = null;
@@ -108,7 +108,10 @@ export function classify(spec: ProfileSpec, rec: unknown, fileName: string): Rea
       break;
     }
   }
-  if (role === null || role === 'ignore') return 'ignored';
+  // No rule: not this profile's record (other profiles may take it); an `ignore` rule: this
+  // profile's, deliberately not a call.
+  if (role === null) return 'unclaimed';
+  if (role === 'ignore') return 'ignored';
 
   let id: IdResult = { kind: 'none' };
   if (spec.id) {

@@ -47,7 +47,7 @@ describe('profile language', () => {
     });
     expect((classify(byPresence, { id: 9, method: 'x' }, 'a.jsonl') as ReadRecord).role).toBe('request');
     expect((classify(byPresence, { id: 9, result: null }, 'a.jsonl') as ReadRecord).role).toBe('terminal');
-    expect(classify(byPresence, { id: 9 }, 'a.jsonl')).toBe('ignored');
+    expect(classify(byPresence, { id: 9 }, 'a.jsonl')).toBe('unclaimed');
     expect(specMarkers(byPresence)).toEqual(['method', 'result', 'error']);
 
     const byFile = parseProfileSpec({

@@ -220,8 +220,14 @@ function timeSpec(v: unknown, field: string): TimeSpec {
     return { path: p, format: { kind: 'rfc3339' } };
   }
   if (format !== 'epoch') fail(`${field}.format`, '"rfc3339" or "epoch"', format);
-  if (!EPOCH_UNITS.includes(o.unit as EpochUnit)) fail(`${field}.unit`, `the epoch unit: one of ${EPOCH_UNITS.map((u) => `"${u}"`).join(', ')}`, o.unit);
-  return { path: p, format: { kind: 'epoch', unit: o.unit as EpochUnit } };
+  return { path: p, format: { kind: 'epoch', unit: unit(o.unit, `${field}.unit`, 'the epoch unit: one of') } };
+}
+
+/** A time unit: `s`, `ms`, `us` (also `µs`) or `ns`. */
+function unit(v: unknown, field: string, expected: string): EpochUnit {
+  const u = v === 'µs' || v === 'μs' ? 'us' : v;
+  if (!EPOCH_UNITS.includes(u as EpochUnit)) fail(field, `${expected} ${EPOCH_UNITS.map((x) => `"${x}"`).join(', ')}`, v);
+  return u as EpochUnit;
 }
 
 function strings(v: unknown, field: string): string[] {
@@ -279,8 +285,7 @@ export function parseProfileSpec(raw: unknown): ProfileSpec {
   let duration: DurationSpec | null = null;
   if (o.duration !== undefined) {
     const d = obj(o.duration, 'duration', 'an object {"path", "unit": "s"|"ms"|"us"|"ns"}');
-    if (!EPOCH_UNITS.includes(d.unit as EpochUnit)) fail('duration.unit', `one of ${EPOCH_UNITS.map((u) => `"${u}"`).join(', ')}`, d.unit);
-    duration = { path: path(d.path, 'duration.path'), unit: d.unit as EpochUnit };
+    duration = { path: path(d.path, 'duration.path'), unit: unit(d.unit, 'duration.unit', 'one of') };
   }
   const group = o.group === undefined ? [] : Array.isArray(o.group) ? o.group : fail('group', 'an array of at most two paths', o.group);
   if (group.length > 2) fail('group', 'an array of at most two paths', o.group);

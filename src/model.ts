@@ -117,7 +117,8 @@ export interface ChannelSpec {
   signatureRequired?: boolean;
   /**
    * Terminals arrive in an order the producer does not promise (OpenAI Batch output files): FIFO
-   * and signature-FIFO comparisons are no evidence of crossed pairs, so none are counted or reported.
+   * and signature-FIFO comparisons are no evidence of crossed pairs, so the report counts and
+   * reports none (`compare` still shows what FIFO would do).
    */
   arbitraryTerminalOrder?: boolean;
 }

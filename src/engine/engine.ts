@@ -320,7 +320,8 @@ export class PairingEngine {
   /** What each shadow gave this terminal (compare's attribution); `crossed` only where the cascade paired by id. */
   private emitShadows(ch: ChannelState, sc: ScopeState, ev: CallEvent, shadows: ShadowTake, match: CascadeMatch | null): void {
     if (!this.sink.shadowPair) return;
-    const byId = match !== null && match.method === 'id' && !ch.spec.arbitraryTerminalOrder;
+    // compare still shows what FIFO would do on a channel whose terminal order is arbitrary.
+    const byId = match !== null && match.method === 'id';
     const seq = match?.taken.seq;
     this.shadowPair(ch, sc, 'fifo', ev, shadows.fifo, shadows.fifoInFlight, byId ? shadows.fifo?.seq !== seq : null);
     this.shadowPair(ch, sc, 'signature', ev, shadows.signature, shadows.signatureInFlight, byId ? shadows.signature?.seq !== seq : null);

@@ -1,0 +1,50 @@
+/**
+ * Fixes from the outside reviews (issue 11): each test names the item it pins.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseProfileSpec } from '../src/profiles/lang/spec.js';
+import { failureText } from '../src/formatters/failure.js';
+import { fixture, runCli, tmpDir } from './helpers.js';
+
+const httpProfile = () => JSON.parse(readFileSync(fixture('custom/http-profile.json'), 'utf8')) as Record<string, unknown>;
+
+function writeProfile(spec: unknown): string {
+  const p = path.join(tmpDir(), 'profile.json');
+  writeFileSync(p, JSON.stringify(spec));
+  return p;
+}
+
+function nest(depth: number, leaf: unknown): unknown {
+  let v: unknown = leaf;
+  for (let i = 0; i < depth; i++) v = [v];
+  return v;
+}
+
+describe('review item 1: recursive profile constructs are bounded', () => {
+  it('a failed rule nested 4 000 arrays deep is one line naming the field, exit 2', async () => {
+    const p = writeProfile({ ...httpProfile(), failed: nest(4000, { error: true }) });
+    const r = await runCli(['analyze', fixture('custom/http-log.jsonl'), '--profile', p]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^callpair: profile: failed(\[0\])+: expected rules nested at most \d+ arrays deep/);
+  });
+
+  it('role conditions nested deep are one line naming the field', () => {
+    let when: unknown = { has: 'x' };
+    for (let i = 0; i < 4000; i++) when = { any: [when] };
+    expect(() => parseProfileSpec({ roles: [{ role: 'request', when }, { role: 'terminal', when: { has: 'y' } }] })).toThrow(/^profile: roles\[0\]\.when(\.any\[0\])+: expected conditions nested at most/);
+  });
+
+  it('nested failed arrays are flattened: the declared meaning stays small', () => {
+    const spec = parseProfileSpec({ ...httpProfile(), failed: nest(5, [{ error: true }, { statusAtLeast: 500 }]) });
+    expect(spec.failure).toEqual({ kind: 'any', rules: [{ kind: 'error-present' }, { kind: 'status-at-least', min: 500 }] });
+  });
+
+  it('a statusNot list of 3 000 statuses is refused; the failure text is bounded like a cell', () => {
+    expect(() => parseProfileSpec({ ...httpProfile(), failed: { statusNot: Array(3000).fill('ok') } })).toThrow(/^profile: failed\.statusNot: expected at most 64 statuses/);
+    const text = failureText({ kind: 'any', rules: Array(16).fill({ kind: 'status-not-in', statuses: Array(64).fill('x'.repeat(200)) }) });
+    expect(text.length).toBeLessThanOrEqual(230);
+  });
+});

@@ -48,3 +48,33 @@ describe('review item 1: recursive profile constructs are bounded', () => {
     expect(text.length).toBeLessThanOrEqual(230);
   });
 });
+
+describe('review item 3: every stderr line goes through the one safe-text rule', () => {
+  const nasty = 'x\u009b31m\u202eevil\u001b]8;;http://e\u0007';
+  const clean = (s: string) => expect(s).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+
+  it('the duplicate-channel error, a missing input and a missing profile path print no controls or bidi', async () => {
+    const dir = tmpDir();
+    const a = path.join(dir, 'a.json');
+    const b = path.join(dir, 'b.json');
+    writeFileSync(a, JSON.stringify({ ...httpProfile(), name: `a${nasty}` }));
+    writeFileSync(b, JSON.stringify({ ...httpProfile(), name: `b${nasty}` }));
+    const dup = await runCli(['analyze', fixture('custom/http-log.jsonl'), '--profile', `${a},${b}`]);
+    const missingInput = await runCli(['analyze', path.join(dir, `in${nasty}.jsonl`)]);
+    const missingProfile = await runCli(['analyze', fixture('custom/http-log.jsonl'), '--profile', path.join(dir, `p${nasty}.json`)]);
+    for (const r of [dup, missingInput, missingProfile]) {
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      clean(r.stderr);
+    }
+    expect(dup.stderr).toMatch(/both declare channel "http"/);
+  });
+
+  it('diagText strips controls from each line and bounds it', async () => {
+    const { diagText } = await import('../src/cli/io.js');
+    const t = diagText(`bad ${nasty}\nsecond ${'y'.repeat(5000)}`);
+    clean(t.replace(/\n/g, ''));
+    expect(t.split('\n')).toHaveLength(2);
+    expect(t.length).toBeLessThan(1200);
+  });
+});

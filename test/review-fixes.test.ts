@@ -6,6 +6,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseProfileSpec } from '../src/profiles/lang/spec.js';
 import { failureText } from '../src/formatters/failure.js';
+import { analyze } from '../src/analyze.js';
+import { finding } from '../src/report/findings.js';
 import { fixture, runCli, tmpDir } from './helpers.js';
 
 const httpProfile = () => JSON.parse(readFileSync(fixture('custom/http-profile.json'), 'utf8')) as Record<string, unknown>;
@@ -76,5 +78,35 @@ describe('review item 3: every stderr line goes through the one safe-text rule',
     clean(t.replace(/\n/g, ''));
     expect(t.split('\n')).toHaveLength(2);
     expect(t.length).toBeLessThan(1200);
+  });
+});
+
+describe('review item 6: the finding constructor clips every string of its data', () => {
+  it('a 6 000-char deny reason reaches DENIED_BUT_DELIVERED clipped, in data and message', async () => {
+    const A = fixture('assay');
+    const dec = readFileSync(path.join(A, 'run-ids.decisions.ndjson'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => {
+        const o = JSON.parse(l) as Record<string, unknown>;
+        if (o.decision === 'deny') o.reason = 'R'.repeat(6000);
+        return JSON.stringify(o);
+      });
+    const file = path.join(tmpDir(), 'dec.ndjson');
+    writeFileSync(file, dec.join('\n') + '\n');
+    const r = await analyze({ inputs: [file], caller: [path.join(A, 'run-ids.caller.jsonl')], upstream: [path.join(A, 'run-ids.upstream.jsonl')] });
+    const denied = r.findings.filter((f) => f.code === 'DENIED_BUT_DELIVERED');
+    expect(denied.length).toBeGreaterThan(0);
+    for (const f of denied) {
+      const reason = (f.data as { reason?: string }).reason!;
+      expect(reason).toMatch(/^R{1024}…\[\+4976 chars, sha256 [0-9a-f]{12}\]$/);
+      expect(f.message.length).toBeLessThan(1300);
+    }
+  });
+
+  it('strings nested in arrays and objects are clipped too, and the scope', () => {
+    const f = finding('INCONSISTENT_RECORD', { scope: 's'.repeat(5000), locations: [] }, { problems: ['p'.repeat(5000)] });
+    expect(f.data.problems[0]!.length).toBeLessThan(1100);
+    expect(f.scope!.length).toBeLessThan(1100);
   });
 });

@@ -3,6 +3,7 @@
  * turn `code` + `data` into text.
  */
 import type { Loc } from '../model.js';
+import { clipText } from '../profiles/clip.js';
 
 export type Severity = 'error' | 'warning' | 'note';
 
@@ -99,7 +100,23 @@ export type Finding = {
 
 export type FindingOf<C extends FindingCode> = Extract<Finding, { code: C }>;
 
-/** Makes a finding; the message is filled in when the report is assembled. */
+/**
+ * Every string of a finding's data, however deep, clipped with the one clip rule (profiles/clip.ts):
+ * a finding is made here and only here, so no profile can forget to bound what it echoes (a deny
+ * `reason`, a problem text, an id). Plain data only: arrays and plain objects are copied.
+ */
+function clipData<T>(v: T): T {
+  if (typeof v === 'string') return clipText(v) as T;
+  if (Array.isArray(v)) return v.map(clipData) as T;
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = clipData(x);
+    return out as T;
+  }
+  return v;
+}
+
+/** Makes a finding (its data's strings clipped); the message is filled in when the report is assembled. */
 export function finding<C extends FindingCode>(
   code: C,
   where: { channel?: string | null; scope?: string | null; locations: Loc[] },
@@ -109,10 +126,10 @@ export function finding<C extends FindingCode>(
     code,
     severity: FINDING_CODES[code],
     channel: where.channel ?? null,
-    scope: where.scope ?? null,
+    scope: where.scope === undefined || where.scope === null ? null : clipText(where.scope),
     message: '',
     locations: where.locations,
-    data,
+    data: clipData(data),
   } as unknown as FindingOf<C>;
 }
 

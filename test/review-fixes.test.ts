@@ -52,19 +52,22 @@ describe('review item 1: recursive profile constructs are bounded', () => {
 });
 
 describe('review item 3: every stderr line goes through the one safe-text rule', () => {
-  const nasty = 'x\u009b31m\u202eevil\u001b]8;;http://e\u0007';
+  const nasty = 'x\u009b31m\u202eevil\u001b]8;;e\u0007';
   const clean = (s: string) => expect(s).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
 
   it('the duplicate-channel error, a missing input and a missing profile path print no controls or bidi', async () => {
     const dir = tmpDir();
-    const a = path.join(dir, 'a.json');
+    const a = path.join(dir, `a${nasty}.json`);
     const b = path.join(dir, 'b.json');
-    writeFileSync(a, JSON.stringify({ ...httpProfile(), name: `a${nasty}` }));
-    writeFileSync(b, JSON.stringify({ ...httpProfile(), name: `b${nasty}` }));
+    writeFileSync(a, JSON.stringify({ ...httpProfile(), name: 'a' }));
+    writeFileSync(b, JSON.stringify({ ...httpProfile(), name: 'b' }));
+    // A profile name is validated (review item 2); the refusal echoes it made safe.
+    writeFileSync(path.join(dir, 'c.json'), JSON.stringify({ ...httpProfile(), name: `c${nasty}` }));
+    const badName = await runCli(['analyze', fixture('custom/http-log.jsonl'), '--profile', path.join(dir, 'c.json')]);
     const dup = await runCli(['analyze', fixture('custom/http-log.jsonl'), '--profile', `${a},${b}`]);
     const missingInput = await runCli(['analyze', path.join(dir, `in${nasty}.jsonl`)]);
     const missingProfile = await runCli(['analyze', fixture('custom/http-log.jsonl'), '--profile', path.join(dir, `p${nasty}.json`)]);
-    for (const r of [dup, missingInput, missingProfile]) {
+    for (const r of [dup, missingInput, missingProfile, badName]) {
       expect(r.code).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       clean(r.stderr);
@@ -108,5 +111,33 @@ describe('review item 6: the finding constructor clips every string of its data'
     const f = finding('INCONSISTENT_RECORD', { scope: 's'.repeat(5000), locations: [] }, { problems: ['p'.repeat(5000)] });
     expect(f.data.problems[0]!.length).toBeLessThan(1100);
     expect(f.scope!.length).toBeLessThan(1100);
+  });
+});
+
+describe('review item 2: profile-declared names are validated', () => {
+  it.each([
+    ['a 6 000-char channel', { channel: 'c'.repeat(6000) }, /^profile: channel: expected 1–64 letters/],
+    ['a channel with a control char', { channel: 'a\u001bb' }, /^profile: channel: expected 1–64 letters/],
+    ['a numeric channel', { channel: 5 }, /^profile: channel: expected 1–64 letters.*got 5$/],
+    ['an empty channel', { channel: '' }, /^profile: channel: expected 1–64 letters/],
+    ['a bidi name', { name: 'x\u202ey' }, /^profile: name: expected 1–64 letters/],
+    ['a 5 000-char signature field', { signature: ['k'.repeat(5000)] }, /^profile: signature\[0\]: expected a path of at most 64 printable characters/],
+    ['a signature field with a C1 control', { signature: [['a\u009bb']] }, /^profile: signature\[0\]: expected a path of at most 64 printable/],
+    ['a duplicate signature field', { signature: ['route', 'route'] }, /^profile: signature: expected distinct paths/],
+    ['a long rowLabel', { rowLabel: 'r'.repeat(500) }, /^profile: rowLabel: expected 1–40/],
+    ['a control char in groupLabels', { groupLabels: ['a\u0007'] }, /^profile: groupLabels\[0\]: expected 1–40/],
+  ])('%s is refused', (_name, patch, re) => {
+    expect(() => parseProfileSpec({ ...httpProfile(), ...patch })).toThrow(re);
+  });
+
+  it('the refusal is one line on stderr, exit 2', async () => {
+    const r = await runCli(['analyze', fixture('custom/http-log.jsonl'), '--profile', writeProfile({ ...httpProfile(), channel: 5 })]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('callpair: profile: channel: expected 1–64 letters, digits, _ . or -, starting with a letter or digit, got 5\n');
+  });
+
+  it('a channel left out is "calls"', () => {
+    const { channel: _c, ...rest } = httpProfile();
+    expect(parseProfileSpec(rest).channel).toBe('calls');
   });
 });

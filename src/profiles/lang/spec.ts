@@ -187,11 +187,22 @@ function optPath(o: Record<string, unknown>, key: string): Path | null {
   return o[key] === undefined || o[key] === null ? null : path(o[key], key);
 }
 
-function str(v: unknown, field: string, dflt: string): string {
+/**
+ * The shape of a profile's `name` and `channel` (docs/profiles.md, "Names"): they reach every
+ * report, stderr line and finding, so they are short and plain: 1–64 letters, digits, `_ . -`,
+ * starting with a letter or digit.
+ */
+export const NAME_SHAPE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const NAME_RULE = '1–64 letters, digits, _ . or -, starting with a letter or digit';
+
+function name(v: unknown, field: string, dflt: string): string {
   if (v === undefined) return dflt;
-  if (typeof v !== 'string' || v.length === 0 || v.length > 200) fail(field, 'a non-empty string (at most 200 characters)', v);
+  if (typeof v !== 'string' || !NAME_SHAPE.test(v)) fail(field, NAME_RULE, v);
   return v;
 }
+
+/** Longest signature field name (its path as written): it is a key of every pair's `signature`. */
+export const MAX_SIGNATURE_NAME = 64;
 
 function obj(v: unknown, field: string, expected: string): Record<string, unknown> {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(field, expected, v);
@@ -334,8 +345,8 @@ export function parseProfileSpec(raw: unknown): ProfileSpec {
   if (group.length > 2) fail('group', 'an array of at most two paths', o.group);
   const signature = o.signature === undefined ? [] : Array.isArray(o.signature) ? o.signature : fail('signature', 'an array of paths', o.signature);
   const spec: ProfileSpec = {
-    name: str(o.name, 'name', 'custom'),
-    channel: str(o.channel, 'channel', 'calls'),
+    name: name(o.name, 'name', 'custom'),
+    channel: name(o.channel, 'channel', 'calls'),
     ordered: o.ordered === true,
     records: optPath(o, 'records'),
     roles,
@@ -350,7 +361,10 @@ export function parseProfileSpec(raw: unknown): ProfileSpec {
     caller: optPath(o, 'caller'),
     signature: signature.map((p, i) => {
       const pp = path(p, `signature[${i}]`);
-      return { name: typeof p === 'string' ? p : pp.map((s) => ('key' in s ? s.key : '[]')).join('.'), path: pp };
+      const n = typeof p === 'string' ? p : pp.map((s) => ('key' in s ? s.key : '[]')).join('.');
+      if (n.length > MAX_SIGNATURE_NAME || /[^\x20-\x7e\u00a0-\u2027\u202f-\u2065\u206a-\uffff]/.test(n))
+        fail(`signature[${i}]`, `a path of at most ${MAX_SIGNATURE_NAME} printable characters (it names the signature field in reports)`, n);
+      return { name: n, path: pp };
     }),
     status: optPath(o, 'status'),
     error: optPath(o, 'error'),
@@ -361,6 +375,10 @@ export function parseProfileSpec(raw: unknown): ProfileSpec {
     rowLabel: 'caller',
     groupLabels: [],
   };
+  const sigNames = spec.signature.map((x) => x.name);
+  const dup = sigNames.find((x, i) => sigNames.indexOf(x) !== i);
+  if (dup !== undefined) fail('signature', 'distinct paths', dup);
+  if (o.description !== undefined && (typeof o.description !== 'string' || o.description.length > 1000)) fail('description', 'a string of at most 1000 characters', o.description);
   if (o.attribution !== undefined && o.attribution !== 'caller' && o.attribution !== 'group') fail('attribution', '"caller" or "group"', o.attribution);
   if (o.attribution === 'group') {
     if (spec.group.length === 0) fail('attribution', '"group" needs a "group" path');

@@ -141,3 +141,26 @@ describe('review item 2: profile-declared names are validated', () => {
     expect(parseProfileSpec(rest).channel).toBe('calls');
   });
 });
+
+describe('review item 4: protocol ids that are numbers must be safe integers', () => {
+  it('9007199254740993 and 9007199254740992 (equal after JSON.parse) never pair as an id pair', async () => {
+    const file = path.join(tmpDir(), 'big.jsonl');
+    writeFileSync(
+      file,
+      [
+        '{"jsonrpc":"2.0","id":9007199254740993,"method":"a"}',
+        '{"jsonrpc":"2.0","id":9007199254740992,"result":{}}',
+        '{"jsonrpc":"2.0","id":1.5,"method":"b"}',
+        '{"jsonrpc":"2.0","id":-0,"method":"c"}',
+        '{"jsonrpc":"2.0","id":9007199254740991,"method":"d"}',
+        '{"jsonrpc":"2.0","id":9007199254740991,"result":{}}',
+      ].join('\n') + '\n',
+    );
+    const pairs: Array<{ method: string }> = [];
+    const r = await analyze({ inputs: [file], profile: 'jsonrpc', onPair: (p) => pairs.push(p) });
+    const invalid = r.findings.filter((f) => f.code === 'INVALID_ID');
+    expect(invalid.map((f) => (f.data as { reason: string }).reason)).toEqual(['not-a-safe-integer', 'not-a-safe-integer', 'not-a-safe-integer', 'not-a-safe-integer']);
+    expect(invalid[0]!.message).toMatch(/not a safe integer/);
+    expect(pairs.filter((p) => p.method === 'id')).toHaveLength(1);
+  });
+});

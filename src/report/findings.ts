@@ -39,7 +39,7 @@ export function isFindingCode(s: string): s is FindingCode {
 /** What an invalid id may reveal: never its value. */
 export interface InvalidIdInfo {
   field: string;
-  reason: 'not-a-string' | 'too-long' | 'bad-characters' | 'not-a-string-or-number';
+  reason: 'not-a-string' | 'too-long' | 'bad-characters' | 'not-a-string-or-number' | 'not-a-safe-integer';
   /** Length of the string, or of the JSON text of a non-string value. */
   length: number;
   /** First 12 hex digits of the SHA-256 of that text. */

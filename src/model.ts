@@ -127,7 +127,10 @@ export interface ChannelSpec {
 export interface CallSide {
   loc: Loc;
   time: number | null;
+  /** The engine key (a correlation id, or a typed protocol key such as `n:9`): shown only through `shownId`. */
   id: string | null;
+  /** The id's display form on protocol channels (`9`, `"other"`; docs/pairing.md, "How ids are shown"). */
+  idLabel?: string;
   caller: string;
   attrs: CallAttrs;
 }
@@ -204,6 +207,19 @@ export interface ChannelMeaning {
 
 export function channelMeaning(spec: ChannelSpec): ChannelMeaning {
   return { rowLabel: spec.rowLabel, attribution: spec.attribution, groupLabels: [...spec.groupLabels], failure: spec.failure, idKind: spec.idKind };
+}
+
+const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/**
+ * How an id is shown everywhere (pairs, findings, tables, timeline; docs/pairing.md, "How ids are
+ * shown"): a protocol id by its label (a number as written, `9`; a string in JSON quotes,
+ * `"other"`; a direction after it, `9 (client)`), a correlation id as it is; a key that has no
+ * display form (a hashed string id, a record's own key) is null. Never an internal key (`n:9`).
+ */
+export function shownId(side: { id: string | null; idLabel?: string }): string | null {
+  if (side.idLabel !== undefined) return side.idLabel;
+  return side.id !== null && SAFE_ID.test(side.id) ? side.id : null;
 }
 
 /** What one attribution row is called on a channel. */

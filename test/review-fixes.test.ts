@@ -164,3 +164,37 @@ describe('review item 4: protocol ids that are numbers must be safe integers', (
     expect(pairs.filter((p) => p.method === 'id')).toHaveLength(1);
   });
 });
+
+describe('review item 5: protocol ids are shown by their label everywhere', () => {
+  it('pairs lines and findings show 9 and "other", never null or internal keys', async () => {
+    const file = path.join(tmpDir(), 'ids.jsonl');
+    writeFileSync(
+      file,
+      [
+        '{"jsonrpc":"2.0","id":9,"method":"a"}',
+        '{"jsonrpc":"2.0","id":9,"result":{}}',
+        '{"jsonrpc":"2.0","id":"other","method":"b"}',
+        '{"jsonrpc":"2.0","id":"other","method":"b"}',
+        '{"jsonrpc":"2.0","id":"nobody","result":{}}',
+        '{"jsonrpc":"2.0","id":"","method":"c"}',
+      ].join('\n') + '\n',
+    );
+    const r = await runCli(['pairs', file, '--profile', 'jsonrpc']);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; id: string | null; method?: string });
+    expect(lines.find((l) => l.type === 'call' && l.method === 'id')!.id).toBe('9');
+    const ids = lines.map((l) => l.id);
+    expect(ids).toContain('"other"');
+    const rep = await analyze({ inputs: [file], profile: 'jsonrpc' });
+    const shown = rep.findings.map((f) => (f.data as { id?: unknown }).id).filter((x) => x !== undefined);
+    expect(shown).toContain('"other"');
+    expect(shown).toContain('"nobody"');
+    for (const id of [...ids, ...shown]) expect(String(id)).not.toMatch(/^[nsh]:/);
+    expect(rep.findings.filter((f) => f.code === 'INVALID_ID').map((f) => (f.data as { reason: string }).reason)).toEqual(['empty']);
+  });
+
+  it('"" is no id under both id kinds', async () => {
+    const { checkId } = await import('../src/profiles/event.js');
+    expect(checkId('protocol', 'id', '').kind).toBe('none');
+    expect(checkId('correlation', 'id', '').kind).toBe('none');
+  });
+});

@@ -6,7 +6,7 @@
 import { analyze, type AnalyzeOptions } from '../analyze.js';
 import { safeJson } from '../formatters/json.js';
 import type { AttributionField, CallSide, ChannelSpec, Loc, OrphanRequestRecord, OrphanResponseRecord, PairRecord, Usage } from '../model.js';
-import { isSafeId } from '../profiles/ids.js';
+import { shownId } from '../model.js';
 import type { Report } from '../report/report.js';
 import { attributionKey } from './compare.js';
 
@@ -25,7 +25,7 @@ export interface CallLine {
   /** `path:line` of the request and of the terminal. */
   request: string;
   terminal: string;
-  /** The correlation id, only when valid (safe-shape rule). */
+  /** The id as shown (model.ts `shownId`: a correlation id, or a protocol id's label `9` / `"other"`). */
   id: string | null;
   signature: Record<string, string | null> | null;
   latencyMs: number | null;
@@ -65,8 +65,11 @@ function at(l: Loc): string {
   return `${l.path}:${l.line}`;
 }
 
-function safeId(...ids: Array<string | null>): string | null {
-  for (const id of ids) if (isSafeId(id)) return id;
+function safeId(...sides: CallSide[]): string | null {
+  for (const s of sides) {
+    const id = shownId(s);
+    if (id !== null) return id;
+  }
   return null;
 }
 
@@ -90,7 +93,7 @@ export function callLine(p: PairRecord, meaning: { attribution: AttributionField
     confidence: p.confidence,
     request: at(r.loc),
     terminal: at(t.loc),
-    id: safeId(t.id, r.id),
+    id: safeId(t, r),
     signature: p.signature,
     latencyMs: p.latencyMs,
     status: str(t.attrs.status),
@@ -114,7 +117,7 @@ function orphan(kind: 'request' | 'response', channel: string, scope: string, s:
     provider: str(s.attrs.provider),
     model: str(s.attrs.model),
     at: at(s.loc),
-    id: safeId(s.id),
+    id: safeId(s),
     reason,
     ageMs,
     status: str(s.attrs.status),

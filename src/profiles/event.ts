@@ -28,7 +28,8 @@ export type IdResult = { kind: 'none' } | { kind: 'valid'; key: IdKey; label?: s
  * equal to `0`, so such ids cannot be told apart and would pair as exact (docs/profiles.md, "Ids").
  */
 function checkProtocolId(field: string, v: unknown): IdResult {
-  if (v === undefined || v === null) return { kind: 'none' };
+  // One rule for both id kinds: absent, null and "" are no id (docs/pairing.md, "How ids are shown").
+  if (v === undefined || v === null || v === '') return { kind: 'none' };
   if (typeof v === 'number') {
     if (Number.isSafeInteger(v) && !Object.is(v, -0)) return { kind: 'valid', key: `n:${v}` as IdKey, label: String(v) };
     const text = Number.isFinite(v) ? String(v) : 'null';
@@ -41,7 +42,7 @@ function checkProtocolId(field: string, v: unknown): IdResult {
     return { kind: 'valid', key: `h:${sha256Prefix(v)}` as IdKey };
   }
   const text = typeof v === 'string' ? v : (JSON.stringify(v) ?? typeof v);
-  const reason: InvalidIdInfo['reason'] = typeof v === 'string' ? (v.length === 0 ? 'bad-characters' : 'too-long') : 'not-a-string-or-number';
+  const reason: InvalidIdInfo['reason'] = typeof v === 'string' ? 'too-long' : 'not-a-string-or-number';
   return { kind: 'invalid', info: { field, reason, length: text.length, sha256: sha256Prefix(text) } };
 }
 

@@ -39,7 +39,7 @@ export function isFindingCode(s: string): s is FindingCode {
 /** What an invalid id may reveal: never its value. */
 export interface InvalidIdInfo {
   field: string;
-  reason: 'not-a-string' | 'too-long' | 'bad-characters' | 'not-a-string-or-number' | 'not-a-safe-integer';
+  reason: 'not-a-string' | 'too-long' | 'bad-characters' | 'not-a-string-or-number' | 'not-a-safe-integer' | 'empty';
   /** Length of the string, or of the JSON text of a non-string value. */
   length: number;
   /** First 12 hex digits of the SHA-256 of that text. */
@@ -56,10 +56,11 @@ export interface FindingDataMap {
     terminalCaller: string;
     trueCaller: string;
     shadowCaller: string | null;
-    id: string;
+    /** The id as shown (model.ts `shownId`); null when it has no display form. */
+    id: string | null;
   };
-  DUPLICATE_ID: { id: string; caller: string };
-  DUPLICATE_TERMINAL: { id: string; caller: string };
+  DUPLICATE_ID: { id: string | null; caller: string };
+  DUPLICATE_TERMINAL: { id: string | null; caller: string };
   INVALID_ID: InvalidIdInfo;
   /** `unusable`: valid JSON that no profile could handle (counted as an ignored record). */
   MALFORMED_LINE: { reason: 'invalid-json' | 'truncated' | 'not-an-object' | 'unusable'; bytes: number };

@@ -198,3 +198,12 @@ describe('review item 5: protocol ids are shown by their label everywhere', () =
     expect(checkId('correlation', 'id', '').kind).toBe('none');
   });
 });
+
+describe('review item 7: --profile naming no profile is a usage error', () => {
+  it.each([',', ',,', ''])('--profile %j exits 2 with one line', async (p) => {
+    const r = await runCli(['analyze', fixture('seed-trace.jsonl'), '--profile', p]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^callpair: --profile ".*" names no profile/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});

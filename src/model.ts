@@ -78,7 +78,7 @@ export type FailureRule =
   | { kind: 'status-in'; statuses: readonly string[] }
   /** The status is known and is none of these (every other stated status is a failure). */
   | { kind: 'status-not-in'; statuses: readonly string[] }
-  /** The status is a number (or a decimal string) ≥ `min` (an HTTP status ≥ 500). */
+  /** The status is numeric (model.ts `numericStatus`) and ≥ `min` (an HTTP status ≥ 500). */
   | { kind: 'status-at-least'; min: number }
   /** The terminal carries an error (a JSON-RPC `error` member, an error text). */
   | { kind: 'error-present' }
@@ -233,10 +233,17 @@ export function attributionOf(m: Pick<ChannelMeaning, 'attribution'>, side: { ca
   return side.attrs[m.attribution] ?? side.caller;
 }
 
-function numericStatus(s: string): number | null {
-  if (!/^\s*-?\d+(\.\d+)?\s*$/.test(s)) return null;
+/**
+ * A numeric status (docs/profiles.md, "Numeric statuses"): a JSON number, kept as JavaScript writes
+ * it (`500`, `499.5`, `1e+21`: exactly `String(n)` of a finite number), or a string of digits with
+ * optional spaces around (`"503"`, `" 503 "`; any length: 400 digits is a huge status, not
+ * Infinity-and-ignored). Anything else (`"5e2"`, `"0x1f4"`, `"+500"`, `"499.99"`) is not numeric.
+ */
+export function numericStatus(s: string): number | null {
+  // Over 308 digits this is Infinity: above every finite threshold, as the digits are.
+  if (/^ *[0-9]+ *$/.test(s)) return Number(s.trim());
   const n = Number(s);
-  return Number.isFinite(n) ? n : null;
+  return Number.isFinite(n) && String(n) === s ? n : null;
 }
 
 function failsRule(r: FailureRule, attrs: CallAttrs): boolean {

@@ -207,3 +207,34 @@ describe('review item 7: --profile naming no profile is a usage error', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
+
+describe('review item 8: numeric statuses are defined exactly', () => {
+  it('status-at-least reads JSON numbers and digit strings, nothing else', async () => {
+    const { isFailed, numericStatus } = await import('../src/model.js');
+    const m = { failure: { kind: 'status-at-least' as const, min: 500 } };
+    const fails = (status: string) => isFailed(m, { status });
+    expect(fails(String(1e21))).toBe(true); // a JSON number 1e21
+    expect(fails('9'.repeat(400))).toBe(true);
+    expect(fails(' 503 ')).toBe(true);
+    expect(fails('500')).toBe(true);
+    expect(fails('499')).toBe(false);
+    expect(fails('499.9999999999999999999')).toBe(false);
+    for (const s of ['5e2', '0x1f4', '+500', '500.0', '', ' ', '5 00']) expect(numericStatus(s)).toBeNull();
+    expect(numericStatus(String(499.5))).toBe(499.5);
+  });
+
+  it('the custom http fixture status path: a number 1e21 and a 400-digit string fail statusAtLeast 500', async () => {
+    const file = path.join(tmpDir(), 'http.jsonl');
+    const lines = [
+      { kind: 'req', conn: 'c', meta: { rid: 'a' }, at: '2025-01-01T00:00:00Z', client: 'x', method: 'GET', route: '/' },
+      `{"kind":"resp","conn":"c","meta":{"rid":"a"},"at":"2025-01-01T00:00:01Z","status":1e21}`,
+      { kind: 'req', conn: 'c', meta: { rid: 'b' }, at: '2025-01-01T00:00:00Z', client: 'x', method: 'GET', route: '/' },
+      { kind: 'resp', conn: 'c', meta: { rid: 'b' }, at: '2025-01-01T00:00:01Z', status: '9'.repeat(400) },
+      { kind: 'req', conn: 'c', meta: { rid: 'c' }, at: '2025-01-01T00:00:00Z', client: 'x', method: 'GET', route: '/' },
+      { kind: 'resp', conn: 'c', meta: { rid: 'c' }, at: '2025-01-01T00:00:01Z', status: '499.9999999999999999999' },
+    ];
+    writeFileSync(file, lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n');
+    const r = await analyze({ inputs: [file], profile: fixture('custom/http-profile.json') });
+    expect(r.channels[0]!.failed).toBe(2);
+  });
+});

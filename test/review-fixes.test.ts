@@ -238,3 +238,20 @@ describe('review item 8: numeric statuses are defined exactly', () => {
     expect(r.channels[0]!.failed).toBe(2);
   });
 });
+
+describe('review item 12: README and package', () => {
+  it('the README stays well under 15 000 bytes, links its words, and the package ships docs and a licence', () => {
+    const root = path.resolve(fixture('.'), '..');
+    const readme = readFileSync(path.join(root, 'README.md'));
+    expect(readme.length).toBeLessThanOrEqual(14_500);
+    const text = readme.toString('utf8');
+    expect(text).toContain('docs/pairing.md#words-in-the-report');
+    expect(readFileSync(path.join(root, 'docs/pairing.md'), 'utf8')).toMatch(/^## Words in the report$/m);
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { files: string[]; license: string };
+    expect(pkg.files).toEqual(expect.arrayContaining(['dist', 'docs', 'README.md', 'LICENSE']));
+    expect(readFileSync(path.join(root, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} callpair contributors/);
+    expect(pkg.license).toBe('MIT');
+    const ignore = readFileSync(path.join(root, '.gitignore'), 'utf8').split('\n');
+    expect(ignore).toEqual(expect.arrayContaining(['callpair.sarif', 'callpair.junit.xml', 'callpair.json', '*.tgz']));
+  });
+});

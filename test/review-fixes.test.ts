@@ -298,3 +298,31 @@ describe('review item 11: docs that follow the code', () => {
     for (const f of ['docs/inputs.md', 'docs/design.md']) expect(doc(f)).toMatch(/JSON documents.*`lines` is (only )?the physical line count/s);
   });
 });
+
+describe('review item 9: every format carries the per-channel failed count, and they agree', () => {
+  const A = fixture('assay');
+  const cases: Array<[string, string[]]> = [
+    ['fixtures/assay', [path.join(A, 'run-ids.decisions.ndjson'), '--caller', path.join(A, 'run-ids.caller.jsonl'), '--upstream', path.join(A, 'run-ids.upstream.jsonl')]],
+    ['custom http', [fixture('custom/http-log.jsonl'), '--profile', fixture('custom/http-profile.json')]],
+  ];
+  it.each(cases)('%s: json, ndjson, sarif, junit, github and pairs lines agree', async (_name, args) => {
+    const run = (f: string) => runCli(['analyze', ...args, '--format', f, '--no-fail']);
+    const [json, ndjson, sarif, junit, github, pairs] = await Promise.all([run('json'), run('ndjson'), run('sarif'), run('junit'), run('github'), runCli(['pairs', ...args])]);
+    const truth = Object.fromEntries((JSON.parse(json.stdout) as { channels: Array<{ channel: string; failed: number }> }).channels.map((c) => [c.channel, c.failed]));
+    expect(Object.values(truth).some((n) => n > 0)).toBe(true);
+    const summary = ndjson.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; channels?: Array<{ channel: string; failed: number }> }).find((l) => l.type === 'summary')!;
+    expect(Object.fromEntries(summary.channels!.map((c) => [c.channel, c.failed]))).toEqual(truth);
+    const sr = JSON.parse(sarif.stdout) as { runs: Array<{ properties: { channels: Array<{ channel: string; failed: number }> } }> };
+    expect(Object.fromEntries(sr.runs[0]!.properties.channels.map((c) => [c.channel, c.failed]))).toEqual(truth);
+    const ju = Object.fromEntries([...junit.stdout.matchAll(/<property name="channel\.([^"]+)\.failed" value="(\d+)"\/>/g)].map((m) => [m[1], Number(m[2])]));
+    expect(ju).toEqual(truth);
+    const gh = /^callpair channels: (.*)$/m.exec(github.stdout)![1]!;
+    expect(Object.fromEntries(gh.split('; ').map((p) => [p.split(':')[0], Number(/(\d+) failed/.exec(p)![1])]))).toEqual(truth);
+    const fromPairs: Record<string, number> = Object.fromEntries(Object.keys(truth).map((k) => [k, 0]));
+    for (const l of pairs.stdout.trim().split('\n')) {
+      const o = JSON.parse(l) as { type: string; channel: string; failed?: boolean };
+      if (o.type === 'call' && o.failed) fromPairs[o.channel]!++;
+    }
+    expect(fromPairs).toEqual(truth);
+  });
+});

@@ -6,7 +6,7 @@
 import { analyze, type AnalyzeOptions } from '../analyze.js';
 import { safeJson } from '../formatters/json.js';
 import type { AttributionField, CallSide, ChannelSpec, Loc, OrphanRequestRecord, OrphanResponseRecord, PairRecord, Usage } from '../model.js';
-import { shownId } from '../model.js';
+import { isFailed, shownId, type FailureRule } from '../model.js';
 import type { Report } from '../report/report.js';
 import { attributionKey } from './compare.js';
 
@@ -30,6 +30,8 @@ export interface CallLine {
   signature: Record<string, string | null> | null;
   latencyMs: number | null;
   status: string | null;
+  /** Whether the terminal is a failed outcome under the channel's declared failure rule (as `failed` counts it). */
+  failed: boolean;
   usage: Usage | null;
   interims: number;
   /** Open calls of the scope when the terminal arrived (FIFO is only safe at 1). */
@@ -78,7 +80,7 @@ function str(v: string | null | undefined): string | null {
 }
 
 /** `meaning`: the channel's declared attribution (the `caller` field of a line is the row it counts under). */
-export function callLine(p: PairRecord, meaning: { attribution: AttributionField }): CallLine {
+export function callLine(p: PairRecord, meaning: { attribution: AttributionField; failure?: FailureRule }): CallLine {
   const r = p.request;
   const t = p.terminal;
   const line: CallLine = {
@@ -97,6 +99,7 @@ export function callLine(p: PairRecord, meaning: { attribution: AttributionField
     signature: p.signature,
     latencyMs: p.latencyMs,
     status: str(t.attrs.status),
+    failed: meaning.failure !== undefined && isFailed({ failure: meaning.failure }, t.attrs),
     usage: t.attrs.usage ?? null,
     interims: p.interims,
     inFlight: p.inFlight ?? null,

@@ -116,11 +116,12 @@ export interface ChannelSpec {
    */
   signatureRequired?: boolean;
   /**
-   * Terminals arrive in an order the producer does not promise (OpenAI Batch output files): FIFO
-   * and signature-FIFO comparisons are no evidence of crossed pairs, so the report counts and
-   * reports none (`compare` still shows what FIFO would do).
+   * `arbitrary`: terminals arrive in an order the producer does not promise (OpenAI Batch output
+   * files). FIFO and signature-FIFO are meaningless there: no crossed pairs are counted or
+   * reported, and every format says so instead of showing crossed counts (docs/pairing.md, "Words
+   * in the report"). Absent: terminals arrive as the producer wrote them.
    */
-  arbitraryTerminalOrder?: boolean;
+  terminalOrder?: 'arbitrary';
 }
 
 /** The public view of one side of a call. */
@@ -203,11 +204,23 @@ export interface ChannelMeaning {
   groupLabels: readonly string[];
   failure: FailureRule;
   idKind: IdKind;
+  /** Present only on channels whose terminal order is arbitrary (ChannelSpec `terminalOrder`). */
+  terminalOrder?: 'arbitrary';
 }
 
 export function channelMeaning(spec: ChannelSpec): ChannelMeaning {
-  return { rowLabel: spec.rowLabel, attribution: spec.attribution, groupLabels: [...spec.groupLabels], failure: spec.failure, idKind: spec.idKind };
+  const m: ChannelMeaning = { rowLabel: spec.rowLabel, attribution: spec.attribution, groupLabels: [...spec.groupLabels], failure: spec.failure, idKind: spec.idKind };
+  if (spec.terminalOrder === 'arbitrary') m.terminalOrder = 'arbitrary';
+  return m;
 }
+
+/** Is FIFO meaningless on this channel (its terminal order is arbitrary)? */
+export function fifoMeaningless(m: Pick<ChannelMeaning, 'terminalOrder'>): boolean {
+  return m.terminalOrder === 'arbitrary';
+}
+
+/** What a format says instead of crossed counts on such a channel. */
+export const ARBITRARY_ORDER_TEXT = 'terminal order is arbitrary: FIFO is meaningless here, no crossed-pair evidence';
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 

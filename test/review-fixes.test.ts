@@ -326,3 +326,32 @@ describe('review item 9: every format carries the per-channel failed count, and 
     expect(fromPairs).toEqual(truth);
   });
 });
+
+describe('review item 10: "terminal order is arbitrary" is channel meaning every format reads', () => {
+  const batch = [fixture('real/openai-batch'), '--profile', 'openai-batch'];
+
+  it('the report carries it; table and markdown claim no crossed-pair evidence; compare says FIFO is meaningless', async () => {
+    const json = JSON.parse((await runCli(['analyze', ...batch, '-f', 'json'])).stdout) as { channels: Array<{ meaning: { terminalOrder?: string } }> };
+    expect(json.channels[0]!.meaning.terminalOrder).toBe('arbitrary');
+    const table = (await runCli(['analyze', ...batch])).stdout;
+    expect(table).not.toContain('FIFO is unsafe here');
+    expect(table).not.toMatch(/of 0 id pairs/);
+    expect(table).toMatch(/crossed \(FIFO\) +│ — +│ terminal order is arbitrary/);
+    const md = (await runCli(['analyze', ...batch, '-f', 'markdown'])).stdout;
+    expect(md).toContain('— (terminal order is arbitrary)');
+    const html = (await runCli(['analyze', ...batch, '-f', 'html'])).stdout;
+    expect(html).toContain('— (terminal order is arbitrary)');
+    const cmp = (await runCli(['compare', ...batch])).stdout;
+    expect(cmp).toContain('FIFO and signature-FIFO are meaningless here');
+    expect(cmp).not.toMatch(/│ fifo +│ \d+ +│ \d+ +│ \d+ +│ \d+ /);
+    expect(cmp).not.toContain('Crossed by FIFO');
+  });
+
+  it('compare lists no more crossed examples than it counts (fixtures/real/jsonrpc-spec)', async () => {
+    const cmp = (await runCli(['compare', fixture('real/jsonrpc-spec/examples.jsonl')])).stdout;
+    const m = /Crossed by FIFO \(first (\d+) of (\d+)\)/.exec(cmp)!;
+    expect(Number(m[1])).toBeLessThanOrEqual(Number(m[2]));
+    const crossed = /│ fifo +│ \d+ +│ \d+ +│ \d+ +│ (\d+) /.exec(cmp)![1];
+    expect(m[2]).toBe(crossed);
+  });
+});

@@ -279,7 +279,7 @@ export class PairingEngine {
       // One record held the whole call: nothing to compare with FIFO, nothing ambiguous.
     } else if (method === 'id') {
       // A channel whose terminal order is arbitrary by contract: FIFO is no evidence (ChannelSpec).
-      if (ch.spec.arbitraryTerminalOrder) return pair;
+      if (ch.spec.terminalOrder === 'arbitrary') return pair;
       const { fifo: fifoPartner, signature: sigPartner } = shadows;
       this.bump(ch, sc, (c) => c.crossedComparable++);
       pair.fifoPartner = fifoPartner ? fifoPartner.loc : null;
@@ -321,7 +321,8 @@ export class PairingEngine {
   /** What each shadow gave this terminal (compare's attribution); `crossed` only where the cascade paired by id. */
   private emitShadows(ch: ChannelState, sc: ScopeState, ev: CallEvent, shadows: ShadowTake, match: CascadeMatch | null): void {
     if (!this.sink.shadowPair) return;
-    // compare still shows what FIFO would do on a channel whose terminal order is arbitrary.
+    // Shadow records are kept on a channel whose terminal order is arbitrary too (compare's attribution
+    // rows); its formats show no crossed counts there (ChannelSpec terminalOrder, docs/profiles.md).
     const byId = match !== null && match.method === 'id';
     const seq = match?.taken.seq;
     this.shadowPair(ch, sc, 'fifo', ev, shadows.fifo, shadows.fifoInFlight, byId ? shadows.fifo?.seq !== seq : null);

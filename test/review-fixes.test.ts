@@ -75,6 +75,21 @@ describe('review item 3: every stderr line goes through the one safe-text rule',
     expect(dup.stderr).toMatch(/both declare channel "http"/);
   });
 
+  it('stderr has one choke point: only diag() writes messages (progress sanitises its path); the CLI catches the rest', async () => {
+    const { readdirSync } = await import('node:fs');
+    const root = path.resolve(fixture('.'), '..');
+    const files = (readdirSync(path.join(root, 'src'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    const writers = files.flatMap((f) =>
+      readFileSync(path.join(root, 'src', f), 'utf8')
+        .split('\n')
+        .filter((l) => /process\.stderr|console\.(error|warn|log)/.test(l))
+        .map((l) => `${f}: ${l.trim()}`),
+    );
+    // Progress (sanitised in progress.ts) is handed the stream; every message goes through diagText.
+    expect(writers.filter((w) => !w.includes('makeProgress(process.stderr'))).toEqual(['cli/io.ts: process.stderr.write(`${diagText(msg)}\\n`);']);
+    expect(readFileSync(path.join(root, 'src/cli/main.ts'), 'utf8')).toMatch(/catch \(e\) \{[\s\S]*diag\(`internal error/);
+  });
+
   it('diagText strips controls from each line and bounds it', async () => {
     const { diagText } = await import('../src/cli/io.js');
     const t = diagText(`bad ${nasty}\nsecond ${'y'.repeat(5000)}`);

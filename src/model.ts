@@ -78,7 +78,7 @@ export type FailureRule =
   | { kind: 'status-in'; statuses: readonly string[] }
   /** The status is known and is none of these (every other stated status is a failure). */
   | { kind: 'status-not-in'; statuses: readonly string[] }
-  /** The status is a number (or a decimal string) ≥ `min` (an HTTP status ≥ 500). */
+  /** The status is numeric (model.ts `numericStatus`) and ≥ `min` (an HTTP status ≥ 500). */
   | { kind: 'status-at-least'; min: number }
   /** The terminal carries an error (a JSON-RPC `error` member, an error text). */
   | { kind: 'error-present' }
@@ -116,18 +116,22 @@ export interface ChannelSpec {
    */
   signatureRequired?: boolean;
   /**
-   * Terminals arrive in an order the producer does not promise (OpenAI Batch output files): FIFO
-   * and signature-FIFO comparisons are no evidence of crossed pairs, so the report counts and
-   * reports none (`compare` still shows what FIFO would do).
+   * `arbitrary`: terminals arrive in an order the producer does not promise (OpenAI Batch output
+   * files). FIFO and signature-FIFO are meaningless there: no crossed pairs are counted or
+   * reported, and every format says so instead of showing crossed counts (docs/pairing.md, "Words
+   * in the report"). Absent: terminals arrive as the producer wrote them.
    */
-  arbitraryTerminalOrder?: boolean;
+  terminalOrder?: 'arbitrary';
 }
 
 /** The public view of one side of a call. */
 export interface CallSide {
   loc: Loc;
   time: number | null;
+  /** The engine key (a correlation id, or a typed protocol key such as `n:9`): shown only through `shownId`. */
   id: string | null;
+  /** The id's display form on protocol channels (`9`, `"other"`; docs/pairing.md, "How ids are shown"). */
+  idLabel?: string;
   caller: string;
   attrs: CallAttrs;
 }
@@ -200,10 +204,35 @@ export interface ChannelMeaning {
   groupLabels: readonly string[];
   failure: FailureRule;
   idKind: IdKind;
+  /** Present only on channels whose terminal order is arbitrary (ChannelSpec `terminalOrder`). */
+  terminalOrder?: 'arbitrary';
 }
 
 export function channelMeaning(spec: ChannelSpec): ChannelMeaning {
-  return { rowLabel: spec.rowLabel, attribution: spec.attribution, groupLabels: [...spec.groupLabels], failure: spec.failure, idKind: spec.idKind };
+  const m: ChannelMeaning = { rowLabel: spec.rowLabel, attribution: spec.attribution, groupLabels: [...spec.groupLabels], failure: spec.failure, idKind: spec.idKind };
+  if (spec.terminalOrder === 'arbitrary') m.terminalOrder = 'arbitrary';
+  return m;
+}
+
+/** Is FIFO meaningless on this channel (its terminal order is arbitrary)? */
+export function fifoMeaningless(m: Pick<ChannelMeaning, 'terminalOrder'>): boolean {
+  return m.terminalOrder === 'arbitrary';
+}
+
+/** What a format says instead of crossed counts on such a channel. */
+export const ARBITRARY_ORDER_TEXT = 'terminal order is arbitrary: FIFO is meaningless here, no crossed-pair evidence';
+
+const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/**
+ * How an id is shown everywhere (pairs, findings, tables, timeline; docs/pairing.md, "How ids are
+ * shown"): a protocol id by its label (a number as written, `9`; a string in JSON quotes,
+ * `"other"`; a direction after it, `9 (client)`), a correlation id as it is; a key that has no
+ * display form (a hashed string id, a record's own key) is null. Never an internal key (`n:9`).
+ */
+export function shownId(side: { id: string | null; idLabel?: string }): string | null {
+  if (side.idLabel !== undefined) return side.idLabel;
+  return side.id !== null && SAFE_ID.test(side.id) ? side.id : null;
 }
 
 /** What one attribution row is called on a channel. */
@@ -217,10 +246,17 @@ export function attributionOf(m: Pick<ChannelMeaning, 'attribution'>, side: { ca
   return side.attrs[m.attribution] ?? side.caller;
 }
 
-function numericStatus(s: string): number | null {
-  if (!/^\s*-?\d+(\.\d+)?\s*$/.test(s)) return null;
+/**
+ * A numeric status (docs/profiles.md, "Numeric statuses"): a JSON number, kept as JavaScript writes
+ * it (`500`, `499.5`, `1e+21`: exactly `String(n)` of a finite number), or a string of digits with
+ * optional spaces around (`"503"`, `" 503 "`; any length: 400 digits is a huge status, not
+ * Infinity-and-ignored). Anything else (`"5e2"`, `"0x1f4"`, `"+500"`, `"499.99"`) is not numeric.
+ */
+export function numericStatus(s: string): number | null {
+  // Over 308 digits this is Infinity: above every finite threshold, as the digits are.
+  if (/^ *[0-9]+ *$/.test(s)) return Number(s.trim());
   const n = Number(s);
-  return Number.isFinite(n) ? n : null;
+  return Number.isFinite(n) && String(n) === s ? n : null;
 }
 
 function failsRule(r: FailureRule, attrs: CallAttrs): boolean {

@@ -175,7 +175,7 @@ describe('hostile captures in every format', () => {
         expect(r.stdout).not.toMatch(/(?<!\\)\](?:\(|\\\()http/);
       }
       if (format === 'github') {
-        for (const line of r.stdout.trimEnd().split('\n')) expect(line).toMatch(/^(::(error|warning|notice) [^\n]*::|callpair gate )/);
+        for (const line of r.stdout.trimEnd().split('\n')) expect(line).toMatch(/^(::(error|warning|notice) [^\n]*::|callpair gate |callpair channels: )/);
       }
     }
   });

@@ -136,6 +136,8 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
             <property name="ignored" value="2"/>
             <property name="malformed" value="0"/>
             <property name="oversized" value="0"/>
+            <property name="channel.llm.pairs" value="3"/>
+            <property name="channel.llm.failed" value="1"/>
           </properties>
           <testcase name="error-findings" classname="callpair.gate.capture"/>
         </testsuite>
@@ -174,6 +176,14 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
               },
             ],
             "properties": {
+              "channels": [
+                {
+                  "channel": "llm",
+                  "failed": 1,
+                  "pairs": 3,
+                  "requests": 3,
+                },
+              ],
               "findingCounts": {
                 "CROSSED_PAIR": 2,
               },
@@ -325,6 +335,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
     expect(await seed('github')).toMatchInlineSnapshot(`
       "::notice file=fixtures/seed-trace.jsonl,line=5,title=callpair CROSSED_PAIR::FIFO would give the summarizer terminal to the agent request (true partner: summarizer)
       ::notice file=fixtures/seed-trace.jsonl,line=7,title=callpair CROSSED_PAIR::FIFO would give the agent terminal to the summarizer request (true partner: agent)
+      callpair channels: llm: 3 pairs, 1 failed
       callpair gate passed: error-findings: 0 (limit <= 0) pass
       "
     `);
@@ -335,7 +346,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
       "{"type":"finding","code":"CROSSED_PAIR","severity":"note","channel":"llm","scope":"sess-seed","message":"FIFO would give the summarizer terminal to the agent request (true partner: summarizer)","locations":[{"path":"fixtures/seed-trace.jsonl","line":5},{"path":"fixtures/seed-trace.jsonl","line":4},{"path":"fixtures/seed-trace.jsonl","line":2}],"data":{"shadow":"fifo","terminalCaller":"summarizer","trueCaller":"summarizer","shadowCaller":"agent","id":"32fc2255-2544-415b-84fd-be9576d5fc59"}}
       {"type":"finding","code":"CROSSED_PAIR","severity":"note","channel":"llm","scope":"sess-seed","message":"FIFO would give the agent terminal to the summarizer request (true partner: agent)","locations":[{"path":"fixtures/seed-trace.jsonl","line":7},{"path":"fixtures/seed-trace.jsonl","line":2},{"path":"fixtures/seed-trace.jsonl","line":4}],"data":{"shadow":"fifo","terminalCaller":"agent","trueCaller":"agent","shadowCaller":"summarizer","id":"620c068b-044d-4b18-a100-332479278b82"}}
       {"type":"check","name":"error-findings","limit":0,"actual":0,"passed":true,"op":"<=","codes":["INPUT_ERROR","UNSUPPORTED_SCHEMA","INCONSISTENT_RECORD","DENIED_BUT_DELIVERED","UNRECORDED_DELIVERY","NO_CALL_EVENTS"]}
-      {"type":"summary","schema":"callpair.report.v1","tool":{"name":"callpair","version":"0.0.0"},"findingCounts":{"CROSSED_PAIR":2},"findingsOmitted":{},"gate":{"passed":true,"enforced":true}}
+      {"type":"summary","schema":"callpair.report.v1","tool":{"name":"callpair","version":"0.0.0"},"findingCounts":{"CROSSED_PAIR":2},"findingsOmitted":{},"channels":[{"channel":"llm","requests":3,"pairs":3,"failed":1}],"gate":{"passed":true,"enforced":true}}
       "
     `);
   });

@@ -6,7 +6,7 @@
 import { analyze, type AnalyzeOptions } from '../analyze.js';
 import { safeJson } from '../formatters/json.js';
 import type { AttributionField, CallSide, ChannelSpec, Loc, OrphanRequestRecord, OrphanResponseRecord, PairRecord, Usage } from '../model.js';
-import { isSafeId } from '../profiles/ids.js';
+import { isFailed, shownId, type FailureRule } from '../model.js';
 import type { Report } from '../report/report.js';
 import { attributionKey } from './compare.js';
 
@@ -25,11 +25,13 @@ export interface CallLine {
   /** `path:line` of the request and of the terminal. */
   request: string;
   terminal: string;
-  /** The correlation id, only when valid (safe-shape rule). */
+  /** The id as shown (model.ts `shownId`: a correlation id, or a protocol id's label `9` / `"other"`). */
   id: string | null;
   signature: Record<string, string | null> | null;
   latencyMs: number | null;
   status: string | null;
+  /** Whether the terminal is a failed outcome under the channel's declared failure rule (as `failed` counts it). */
+  failed: boolean;
   usage: Usage | null;
   interims: number;
   /** Open calls of the scope when the terminal arrived (FIFO is only safe at 1). */
@@ -65,8 +67,11 @@ function at(l: Loc): string {
   return `${l.path}:${l.line}`;
 }
 
-function safeId(...ids: Array<string | null>): string | null {
-  for (const id of ids) if (isSafeId(id)) return id;
+function safeId(...sides: CallSide[]): string | null {
+  for (const s of sides) {
+    const id = shownId(s);
+    if (id !== null) return id;
+  }
   return null;
 }
 
@@ -75,7 +80,7 @@ function str(v: string | null | undefined): string | null {
 }
 
 /** `meaning`: the channel's declared attribution (the `caller` field of a line is the row it counts under). */
-export function callLine(p: PairRecord, meaning: { attribution: AttributionField }): CallLine {
+export function callLine(p: PairRecord, meaning: { attribution: AttributionField; failure?: FailureRule }): CallLine {
   const r = p.request;
   const t = p.terminal;
   const line: CallLine = {
@@ -90,10 +95,11 @@ export function callLine(p: PairRecord, meaning: { attribution: AttributionField
     confidence: p.confidence,
     request: at(r.loc),
     terminal: at(t.loc),
-    id: safeId(t.id, r.id),
+    id: safeId(t, r),
     signature: p.signature,
     latencyMs: p.latencyMs,
     status: str(t.attrs.status),
+    failed: meaning.failure !== undefined && isFailed({ failure: meaning.failure }, t.attrs),
     usage: t.attrs.usage ?? null,
     interims: p.interims,
     inFlight: p.inFlight ?? null,
@@ -114,7 +120,7 @@ function orphan(kind: 'request' | 'response', channel: string, scope: string, s:
     provider: str(s.attrs.provider),
     model: str(s.attrs.model),
     at: at(s.loc),
-    id: safeId(s.id),
+    id: safeId(s),
     reason,
     ageMs,
     status: str(s.attrs.status),

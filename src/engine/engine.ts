@@ -17,6 +17,7 @@ import type {
   ShadowName,
   ShadowPairRecord,
 } from '../model.js';
+import { shownId } from '../model.js';
 import type { Finding } from '../report/findings.js';
 import { finding } from '../report/findings.js';
 import type { ChannelSnapshot, EngineSnapshot, SnapshotOptions } from '../model/snapshot.js';
@@ -118,7 +119,7 @@ export class PairingEngine {
       const list = open.byId.get(ev.id);
       if (list && list.length > 0) {
         this.sink.finding(
-          finding('DUPLICATE_ID', { channel: ch.spec.name, scope: sc.scope, locations: [list[0]!.ev.loc, ev.loc] }, { id: ev.id, caller: ev.caller }),
+          finding('DUPLICATE_ID', { channel: ch.spec.name, scope: sc.scope, locations: [list[0]!.ev.loc, ev.loc] }, { id: shownId(ev), caller: ev.caller }),
         );
         this.bump(ch, sc, (c) => c.duplicateIds++);
         list.push(req);
@@ -214,7 +215,7 @@ export class PairingEngine {
     if (ev.id !== null && ch.closed.has(closedKey(sc.scope, ev.id))) {
       this.bump(ch, sc, (c) => c.duplicateTerminals++);
       this.sink.finding(
-        finding('DUPLICATE_TERMINAL', { channel: ch.spec.name, scope: sc.scope, locations: [ev.loc] }, { id: ev.id, caller: ev.caller }),
+        finding('DUPLICATE_TERMINAL', { channel: ch.spec.name, scope: sc.scope, locations: [ev.loc] }, { id: shownId(ev), caller: ev.caller }),
       );
       return;
     }
@@ -226,7 +227,7 @@ export class PairingEngine {
       finding(
         'ORPHAN_RESPONSE',
         { channel: ch.spec.name, scope: sc.scope, locations: [ev.loc] },
-        { caller: ev.caller, reason, id: ev.id, kind: ev.attrs.kind, tool: ev.attrs.tool ?? null },
+        { caller: ev.caller, reason, id: shownId(ev), kind: ev.attrs.kind, tool: ev.attrs.tool ?? null },
       ),
     );
   }
@@ -278,7 +279,7 @@ export class PairingEngine {
       // One record held the whole call: nothing to compare with FIFO, nothing ambiguous.
     } else if (method === 'id') {
       // A channel whose terminal order is arbitrary by contract: FIFO is no evidence (ChannelSpec).
-      if (ch.spec.arbitraryTerminalOrder) return pair;
+      if (ch.spec.terminalOrder === 'arbitrary') return pair;
       const { fifo: fifoPartner, signature: sigPartner } = shadows;
       this.bump(ch, sc, (c) => c.crossedComparable++);
       pair.fifoPartner = fifoPartner ? fifoPartner.loc : null;
@@ -320,7 +321,8 @@ export class PairingEngine {
   /** What each shadow gave this terminal (compare's attribution); `crossed` only where the cascade paired by id. */
   private emitShadows(ch: ChannelState, sc: ScopeState, ev: CallEvent, shadows: ShadowTake, match: CascadeMatch | null): void {
     if (!this.sink.shadowPair) return;
-    // compare still shows what FIFO would do on a channel whose terminal order is arbitrary.
+    // Shadow records are kept on a channel whose terminal order is arbitrary too (compare's attribution
+    // rows); its formats show no crossed counts there (ChannelSpec terminalOrder, docs/profiles.md).
     const byId = match !== null && match.method === 'id';
     const seq = match?.taken.seq;
     this.shadowPair(ch, sc, 'fifo', ev, shadows.fifo, shadows.fifoInFlight, byId ? shadows.fifo?.seq !== seq : null);
@@ -354,7 +356,7 @@ export class PairingEngine {
       finding(
         'CROSSED_PAIR',
         { channel: ch.spec.name, scope: sc.scope, locations },
-        { shadow, terminalCaller: ev.caller, trueCaller: req.caller, shadowCaller: partner ? partner.caller : null, id: ev.id! },
+        { shadow, terminalCaller: ev.caller, trueCaller: req.caller, shadowCaller: partner ? partner.caller : null, id: shownId(ev) },
       ),
     );
   }
@@ -383,8 +385,8 @@ export class PairingEngine {
         'ORPHAN_REQUEST',
         { channel: ch.spec.name, scope: sc.scope, locations: [ev.loc] },
         ev.orphanNote !== undefined
-          ? { caller: ev.caller, reason, ageMs, id: ev.id, note: ev.orphanNote, tool: ev.attrs.tool ?? null }
-          : { caller: ev.caller, reason, ageMs, id: ev.id, tool: ev.attrs.tool ?? null },
+          ? { caller: ev.caller, reason, ageMs, id: shownId(ev), note: ev.orphanNote, tool: ev.attrs.tool ?? null }
+          : { caller: ev.caller, reason, ageMs, id: shownId(ev), tool: ev.attrs.tool ?? null },
       ),
     );
   }
@@ -433,7 +435,9 @@ function weaker(a: Confidence, b: Confidence): Confidence {
 }
 
 function side(ev: CallEvent): CallSide {
-  return { loc: ev.loc, time: ev.time, id: ev.id, caller: ev.caller, attrs: ev.attrs };
+  const s: CallSide = { loc: ev.loc, time: ev.time, id: ev.id, caller: ev.caller, attrs: ev.attrs };
+  if (ev.idLabel !== undefined) s.idLabel = ev.idLabel;
+  return s;
 }
 
 function mergedSignature(spec: ChannelSpec, req: CallEvent, term: CallEvent): Record<string, string | null> | null {

@@ -11,6 +11,7 @@ import type { FormatContext, Formatter } from './types.js';
 import { safeText } from './safe.js';
 import { capturePath } from './paths.js';
 import { checkText, checkTitle, offenders } from './gate-text.js';
+import { channelTotalsText } from './totals.js';
 
 export const ANNOTATIONS_PER_LEVEL = 10;
 
@@ -80,7 +81,8 @@ export function renderGithub(report: Report, cwd: string): string {
     if (unlisted > 0) parts.push(`${unlisted} counted but not listed (--max-findings)`);
     out.push(command('notice', [['title', 'callpair: more findings']], `${more} more finding(s) are in the report, not annotated here (${parts.join(', ')}). Write it with --report json=FILE or --report sarif=FILE.`));
   }
-  // A plain log line (not a command) that names the gate result and its checks.
+  // Plain log lines (not commands): the per-channel totals, then the gate result and its checks.
+  if (report.channels.length > 0) out.push(`callpair channels: ${safeText(channelTotalsText(report), 2000)}`);
   out.push(`callpair gate ${report.gate.passed ? 'passed' : 'failed'}: ${report.gate.checks.map((c) => `${checkText(c)} ${c.passed ? 'pass' : 'FAIL'}`).join('; ')}`);
   return out.join('\n') + '\n';
 }

@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ChannelReport, Report } from '../report/report.js';
+import { ARBITRARY_ORDER_TEXT, fifoMeaningless } from '../model.js';
 import { FINDING_CODES, SEVERITY_RANK, type Finding } from '../report/findings.js';
 import type { TimelineReport } from '../report/timeline.js';
 import { esc, msText, pct, text } from './html/escape.js';
@@ -102,8 +103,9 @@ function channelRows(ch: ChannelReport, i: number): string {
     cell(k('pairs.byConfidence.ambiguous'), p.byConfidence.ambiguous, warnIf(p.byConfidence.ambiguous)) +
     cell(k('orphanRequests'), ch.orphanRequests, warnIf(ch.orphanRequests)) +
     cell(k('orphanResponses'), ch.orphanResponses, warnIf(ch.orphanResponses)) +
-    cell(k('crossed.fifo'), ch.crossed.fifo, warnIf(ch.crossed.fifo)) +
-    cell(k('crossed.comparable'), ch.crossed.comparable) +
+    (fifoMeaningless(ch.meaning)
+      ? `<td class="n" colspan="2" title="${esc(ARBITRARY_ORDER_TEXT)}">— (terminal order is arbitrary)</td>`
+      : cell(k('crossed.fifo'), ch.crossed.fifo, warnIf(ch.crossed.fifo)) + cell(k('crossed.comparable'), ch.crossed.comparable)) +
     cell(k('maxInFlight'), ch.maxInFlight, ch.maxInFlight > 1 ? 'n warn' : 'n') +
     `<td class="n">${esc(pct(ch.idCoverage.requests))}</td>` +
     `<td class="n">${esc(msText(ch.latencyMs?.p50))}</td><td class="n">${esc(msText(ch.latencyMs?.p99))}</td></tr>`

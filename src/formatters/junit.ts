@@ -11,6 +11,7 @@ import type { Report } from '../report/report.js';
 import type { Formatter } from './types.js';
 import { safeText } from './safe.js';
 import { checkText, checkTitle, offenders, offenderTotal } from './gate-text.js';
+import { channelTotals } from './totals.js';
 
 const MAX_LISTED = 200;
 
@@ -106,13 +107,15 @@ export function renderJunit(report: Report): string {
     ],
   }));
   if (inputs.length === 0) inputs.push({ path: null, label: 'callpair', props: [] });
+  // Run totals per channel (the same on every suite): calls and failed outcomes.
+  for (const input of inputs) for (const t of channelTotals(report)) input.props.push([`channel.${t.channel}.pairs`, t.pairs], [`channel.${t.channel}.failed`, t.failed]);
   const checks = offendersByCheck(report);
   for (const input of inputs) {
     const cases = casesFor(checks, input.path);
     const f = cases.filter((c) => c.failed).length;
     tests += cases.length;
     failures += f;
-    const props = input.props.map(([k, v]) => `      <property name="${k}" value="${x(String(v))}"/>`).join('\n');
+    const props = input.props.map(([k, v]) => `      <property name="${x(k)}" value="${x(String(v))}"/>`).join('\n');
     suites.push(
       `  <testsuite name="${x(input.label, 400)}" tests="${cases.length}" failures="${f}" errors="0" skipped="0">\n` +
         (props ? `    <properties>\n${props}\n    </properties>\n` : '') +

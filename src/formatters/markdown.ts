@@ -7,6 +7,7 @@
  */
 import type { Finding } from '../report/findings.js';
 import type { ChannelReport, Report } from '../report/report.js';
+import { fifoMeaningless } from '../model.js';
 import { CODE_DESCRIPTIONS } from '../report/code-descriptions.js';
 import { FINDING_CODES } from '../report/findings.js';
 import type { Formatter } from './types.js';
@@ -64,7 +65,7 @@ function channelRow(ch: ChannelReport): string[] {
     String(p.byConfidence.ambiguous),
     String(ch.orphanRequests),
     String(ch.orphanResponses),
-    `${ch.crossed.fifo} of ${ch.crossed.comparable} (${pct(ch.crossed.fifoRate)})`,
+    fifoMeaningless(ch.meaning) ? '— (terminal order is arbitrary)' : `${ch.crossed.fifo} of ${ch.crossed.comparable} (${pct(ch.crossed.fifoRate)})`,
     String(ch.maxInFlight),
     pct(ch.idCoverage.requests),
   ];

@@ -1,12 +1,14 @@
 /**
  * NDJSON: one finding per line (`"type":"finding"`), then one line per gate check
- * (`"type":"check"`), then one summary line (`"type":"summary"`: counts, omitted, gate result),
+ * (`"type":"check"`), then one summary line (`"type":"summary"`: counts, omitted, per-channel
+ * totals with the failed count, gate result),
  * so `jq 'select(.type=="finding")'` or DuckDB read it as a table. Escaped like the JSON report
  * (no raw controls, C1 or bidi characters).
  */
 import type { Report } from '../report/report.js';
 import type { Formatter } from './types.js';
 import { safeJson } from './json.js';
+import { channelTotals } from './totals.js';
 
 export function renderNdjson(report: Report): string {
   const lines: string[] = [];
@@ -21,6 +23,7 @@ export function renderNdjson(report: Report): string {
       tool: report.tool,
       findingCounts: report.findingCounts,
       findingsOmitted: report.findingsOmitted,
+      channels: channelTotals(report),
       gate: { passed: report.gate.passed, enforced: report.gate.enforced },
     }),
   );

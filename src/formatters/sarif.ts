@@ -15,6 +15,7 @@ import { safeJson } from './json.js';
 import { safeText } from './safe.js';
 import { captureUri } from './paths.js';
 import { checkText, checkTitle } from './gate-text.js';
+import { channelTotals } from './totals.js';
 
 export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 export const FINGERPRINT_KEY = 'callpairFinding/v1';
@@ -119,6 +120,7 @@ export function buildSarif(report: Report, cwd: string) {
         properties: {
           findingCounts: report.findingCounts,
           findingsOmitted: report.findingsOmitted,
+          channels: channelTotals(report),
         },
       },
     ],

@@ -5,6 +5,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import type { Report, ChannelReport } from '../report/report.js';
+import { ARBITRARY_ORDER_TEXT, fifoMeaningless } from '../model.js';
 import type { Finding } from '../report/findings.js';
 import { FINDING_CODES } from '../report/findings.js';
 import type { Formatter } from './types.js';
@@ -35,16 +36,24 @@ function channelSection(ch: ChannelReport, chalk: ChalkInstance): string {
     ],
     ['orphan requests', warn(ch.orphanRequests, String(ch.orphanRequests)), ch.evictedRequests ? `${ch.evictedRequests} evicted` : ''],
     ['orphan responses', warn(ch.orphanResponses, String(ch.orphanResponses)), ''],
-    [
-      'crossed (FIFO)',
-      warn(ch.crossed.fifo, String(ch.crossed.fifo)),
-      `of ${ch.crossed.comparable} id pairs (${pct(ch.crossed.fifoRate)}); signature-FIFO ${ch.crossed.signature} (${pct(ch.crossed.signatureRate)})`,
-    ],
+    fifoMeaningless(ch.meaning)
+      ? ['crossed (FIFO)', '—', ARBITRARY_ORDER_TEXT]
+      : [
+          'crossed (FIFO)',
+          warn(ch.crossed.fifo, String(ch.crossed.fifo)),
+          `of ${ch.crossed.comparable} id pairs (${pct(ch.crossed.fifoRate)}); signature-FIFO ${ch.crossed.signature} (${pct(ch.crossed.signatureRate)})`,
+        ],
     [
       'max in flight',
       String(ch.maxInFlight),
       // Without times an ordered channel's sides are read one file after the other: not concurrency.
-      ch.ordered && ch.latencyMs === null ? 'ordered: sides read file after file' : ch.maxInFlight > 1 ? 'FIFO is unsafe here' : 'FIFO is safe here',
+      fifoMeaningless(ch.meaning)
+        ? 'terminal order is arbitrary'
+        : ch.ordered && ch.latencyMs === null
+          ? 'ordered: sides read file after file'
+          : ch.maxInFlight > 1
+            ? 'FIFO is unsafe here'
+            : 'FIFO is safe here',
     ],
   );
   out.push(t.toString());

@@ -129,7 +129,8 @@ export function customProfile(spec: CustomProfileSpec): Profile {
       attrs.durationMs = null;
     }
     const ev = makeEvent(channel, { role, scope: r.scope, id, sig: r.sig, time, caller: r.caller ?? 'main', attrs, loc }, ctx);
-    if (label !== undefined && spec.idKind === 'protocol') ev.idLabel = label;
+    // How the id is shown when its key is not (a protocol id, a direction-namespaced id).
+    if (label !== undefined && label !== id) ev.idLabel = label;
     if (r.role === 'call') ev.wholeRecord = true;
     ctx.emit(ev);
   }

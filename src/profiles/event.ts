@@ -21,10 +21,20 @@ export type IdKey = string & { readonly [keyed]: true };
 
 export type IdResult = { kind: 'none' } | { kind: 'valid'; key: IdKey; label?: string } | { kind: 'invalid'; info: InvalidIdInfo };
 
-/** Protocol ids: a string of 1–128 characters or a finite number; the key keeps the type (`9` ≠ `"9"`). */
+/**
+ * Protocol ids: a string of 1–128 characters or a number that is a safe integer; the key keeps the
+ * type (`9` ≠ `"9"`). A number beyond ±(2^53 − 1), a fraction or `-0` is INVALID_ID
+ * (`not-a-safe-integer`): JSON parsing makes 9007199254740993 equal to 9007199254740992 and `-0`
+ * equal to `0`, so such ids cannot be told apart and would pair as exact (docs/profiles.md, "Ids").
+ */
 function checkProtocolId(field: string, v: unknown): IdResult {
-  if (v === undefined || v === null) return { kind: 'none' };
-  if (typeof v === 'number' && Number.isFinite(v)) return { kind: 'valid', key: `n:${v}` as IdKey, label: String(v) };
+  // One rule for both id kinds: absent, null and "" are no id (docs/pairing.md, "How ids are shown").
+  if (v === undefined || v === null || v === '') return { kind: 'none' };
+  if (typeof v === 'number') {
+    if (Number.isSafeInteger(v) && !Object.is(v, -0)) return { kind: 'valid', key: `n:${v}` as IdKey, label: String(v) };
+    const text = Number.isFinite(v) ? String(v) : 'null';
+    return { kind: 'invalid', info: { field, reason: 'not-a-safe-integer', length: text.length, sha256: sha256Prefix(text) } };
+  }
   if (typeof v === 'string' && v.length > 0 && v.length <= MAX_ID_LENGTH) {
     const c = checkCorrelationId(field, v);
     // A safe string is shown as is; any other string is keyed by its hash and never shown.
@@ -32,7 +42,7 @@ function checkProtocolId(field: string, v: unknown): IdResult {
     return { kind: 'valid', key: `h:${sha256Prefix(v)}` as IdKey };
   }
   const text = typeof v === 'string' ? v : (JSON.stringify(v) ?? typeof v);
-  const reason: InvalidIdInfo['reason'] = typeof v === 'string' ? (v.length === 0 ? 'bad-characters' : 'too-long') : 'not-a-string-or-number';
+  const reason: InvalidIdInfo['reason'] = typeof v === 'string' ? 'too-long' : 'not-a-string-or-number';
   return { kind: 'invalid', info: { field, reason, length: text.length, sha256: sha256Prefix(text) } };
 }
 

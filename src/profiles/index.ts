@@ -56,6 +56,9 @@ function resolveOne(name: string, options: Record<string, unknown>): Profile[] {
  */
 export function resolveProfiles(name: string, options: Record<string, unknown> = {}): Profile[] {
   const parts = name.includes(',') && !PROFILES.has(name) ? name.split(',').filter((p) => p.length > 0) : [name];
+  // `--profile ,` (or `""`) names no profile: nothing would be read and the gate would pass.
+  if (parts.length === 0 || parts.every((p) => p.trim() === ''))
+    throw new UnknownProfileError(`--profile ${JSON.stringify(name)} names no profile (choose from ${profileNames().join(', ')}, or a profile file *.json)`);
   const profiles = parts.flatMap((p) => resolveOne(p, options));
   channelSpecs(profiles);
   return profiles;

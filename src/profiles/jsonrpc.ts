@@ -189,8 +189,10 @@ export function jsonrpcProfile(): Profile {
       if (c.kind !== 'valid') {
         sum.invalidIds++;
         // `"id": null` on a request (or a response without an id) is no id either: string or number only.
-        const text = m.id === null ? 'null' : '';
-        const info = c.kind === 'invalid' ? c.info : { field: 'id', reason: 'not-a-string-or-number' as const, length: text.length, sha256: sha256Prefix(text) };
+        // `""` is no id under either id kind; a JSON-RPC message whose id member gives none is INVALID_ID.
+        const text = m.id === null ? 'null' : m.id === '' ? '""' : '';
+        const reason = m.id === '' ? ('empty' as const) : ('not-a-string-or-number' as const);
+        const info = c.kind === 'invalid' ? c.info : { field: 'id', reason, length: text.length, sha256: sha256Prefix(text) };
         ctx.finding(finding('INVALID_ID', { channel: JSONRPC_CHANNEL.name, scope: '', locations: [loc] }, info));
         return;
       }

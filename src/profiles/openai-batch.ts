@@ -35,7 +35,7 @@ export const BATCH_CHANNEL: ChannelSpec = {
   ordered: false,
   signatureFields: ['url', 'model'],
   signatureRequired: true,
-  arbitraryTerminalOrder: true,
+  terminalOrder: 'arbitrary',
 };
 
 /** Output lines held until the end because their input line was not read yet. */

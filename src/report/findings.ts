@@ -3,6 +3,7 @@
  * turn `code` + `data` into text.
  */
 import type { Loc } from '../model.js';
+import { clipText } from '../profiles/clip.js';
 
 export type Severity = 'error' | 'warning' | 'note';
 
@@ -38,7 +39,7 @@ export function isFindingCode(s: string): s is FindingCode {
 /** What an invalid id may reveal: never its value. */
 export interface InvalidIdInfo {
   field: string;
-  reason: 'not-a-string' | 'too-long' | 'bad-characters' | 'not-a-string-or-number';
+  reason: 'not-a-string' | 'too-long' | 'bad-characters' | 'not-a-string-or-number' | 'not-a-safe-integer' | 'empty';
   /** Length of the string, or of the JSON text of a non-string value. */
   length: number;
   /** First 12 hex digits of the SHA-256 of that text. */
@@ -55,10 +56,11 @@ export interface FindingDataMap {
     terminalCaller: string;
     trueCaller: string;
     shadowCaller: string | null;
-    id: string;
+    /** The id as shown (model.ts `shownId`); null when it has no display form. */
+    id: string | null;
   };
-  DUPLICATE_ID: { id: string; caller: string };
-  DUPLICATE_TERMINAL: { id: string; caller: string };
+  DUPLICATE_ID: { id: string | null; caller: string };
+  DUPLICATE_TERMINAL: { id: string | null; caller: string };
   INVALID_ID: InvalidIdInfo;
   /** `unusable`: valid JSON that no profile could handle (counted as an ignored record). */
   MALFORMED_LINE: { reason: 'invalid-json' | 'truncated' | 'not-an-object' | 'unusable'; bytes: number };
@@ -99,7 +101,23 @@ export type Finding = {
 
 export type FindingOf<C extends FindingCode> = Extract<Finding, { code: C }>;
 
-/** Makes a finding; the message is filled in when the report is assembled. */
+/**
+ * Every string of a finding's data, however deep, clipped with the one clip rule (profiles/clip.ts):
+ * a finding is made here and only here, so no profile can forget to bound what it echoes (a deny
+ * `reason`, a problem text, an id). Plain data only: arrays and plain objects are copied.
+ */
+function clipData<T>(v: T): T {
+  if (typeof v === 'string') return clipText(v) as T;
+  if (Array.isArray(v)) return v.map(clipData) as T;
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = clipData(x);
+    return out as T;
+  }
+  return v;
+}
+
+/** Makes a finding (its data's strings clipped); the message is filled in when the report is assembled. */
 export function finding<C extends FindingCode>(
   code: C,
   where: { channel?: string | null; scope?: string | null; locations: Loc[] },
@@ -109,10 +127,10 @@ export function finding<C extends FindingCode>(
     code,
     severity: FINDING_CODES[code],
     channel: where.channel ?? null,
-    scope: where.scope ?? null,
+    scope: where.scope === undefined || where.scope === null ? null : clipText(where.scope),
     message: '',
     locations: where.locations,
-    data,
+    data: clipData(data),
   } as unknown as FindingOf<C>;
 }
 

@@ -33,6 +33,9 @@ export function findingMessage(f: Finding): string {
     case 'INVALID_ID':
       if (f.data.reason === 'not-a-string-or-number')
         return `${f.data.field} is neither a string nor a number (length ${f.data.length}, sha256 ${f.data.sha256}); treated as no id`;
+      if (f.data.reason === 'empty') return `${f.data.field} is an empty string: a JSON-RPC id member must be an id; treated as no id`;
+      if (f.data.reason === 'not-a-safe-integer')
+        return `${f.data.field} is a number that is not a safe integer (beyond 2^53 − 1, a fraction or -0: JSON cannot tell such ids apart; length ${f.data.length}, sha256 ${f.data.sha256}); treated as no id`;
       return `${f.data.field} fails the safe-shape rule (${f.data.reason}, length ${f.data.length}, sha256 ${f.data.sha256}); treated as no id`;
     case 'MALFORMED_LINE':
       if (f.data.reason === 'unusable') return `record could not be used (${f.data.bytes} bytes), counted as ignored`;

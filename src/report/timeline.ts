@@ -8,6 +8,7 @@
  * Deterministic: every position is relative to the scope's first kept call, every list in a fixed order.
  */
 import type { CallEvent, Confidence, Loc, Method, OrphanRequestRecord, OrphanResponseRecord, PairRecord } from '../model.js';
+import { shownId } from '../model.js';
 import type { ChannelSnapshot } from '../model/snapshot.js';
 import type { ChannelReport, CounterReport } from './report.js';
 import { ScopeAdmission } from './timeline/admission.js';
@@ -159,7 +160,7 @@ export class TimelineCollector {
       status: t.status ?? null,
       errorText: cut(t.error ?? null),
       kindText: t.kind ?? null,
-      id: p.terminal.id ?? p.request.id,
+      id: shownId(p.terminal) ?? shownId(p.request),
       provider: r.provider ?? t.provider ?? null,
       model: r.model ?? t.model ?? null,
       tool: r.tool ?? t.tool ?? null,
@@ -191,7 +192,7 @@ export class TimelineCollector {
       status: null,
       errorText: null,
       kindText: a.kind ?? null,
-      id: o.request.id,
+      id: shownId(o.request),
       provider: a.provider ?? null,
       model: a.model ?? null,
       tool: a.tool ?? null,
@@ -222,7 +223,7 @@ export class TimelineCollector {
       status: a.status ?? null,
       errorText: cut(a.error ?? null),
       kindText: a.kind ?? null,
-      id: o.terminal.id,
+      id: shownId(o.terminal),
       provider: a.provider ?? null,
       model: a.model ?? null,
       tool: a.tool ?? null,

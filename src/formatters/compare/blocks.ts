@@ -8,7 +8,7 @@ import { msText, num as numText, pct } from '../present.js';
 import type { AttributionRow, CompareChannel, CompareReport, Diff, StrategyCounts, StrategyName } from '../../compare/compare.js';
 import { STRATEGIES } from '../../compare/compare.js';
 import { worstFirst } from '../../report/worst-scopes.js';
-import { rowLabel } from '../../model.js';
+import { fifoMeaningless, rowLabel } from '../../model.js';
 
 export type Block =
   | { kind: 'heading'; text: string }
@@ -32,15 +32,17 @@ function withDiff(value: string, d: Diff | undefined, ms = false): string {
   return `${value} (${signed(d.abs, ms)}${p})`;
 }
 
-function strategyRow(name: StrategyName, s: StrategyCounts, groundTruth: boolean): string[] {
+/** `meaningless`: the channel's terminal order is arbitrary, so FIFO strategies cross nothing meaningful. */
+function strategyRow(name: StrategyName, s: StrategyCounts, groundTruth: boolean, meaningless = false): string[] {
+  const shadow = name !== 'id';
   return [
     name,
     String(s.pairs),
     String(s.orphanRequests),
     String(s.orphanResponses),
-    groundTruth ? (name === 'id' ? 'truth' : String(s.crossed)) : 'n/a',
-    groundTruth ? (name === 'id' ? '' : pct(s.crossedRate)) : 'n/a',
-    String(s.atRisk),
+    shadow && meaningless ? '—' : groundTruth ? (name === 'id' ? 'truth' : String(s.crossed)) : 'n/a',
+    shadow && meaningless ? '—' : groundTruth ? (name === 'id' ? '' : pct(s.crossedRate)) : 'n/a',
+    shadow && meaningless ? '—' : String(s.atRisk),
   ];
 }
 
@@ -76,7 +78,14 @@ function channelBlocks(ch: CompareChannel): Block[] {
     kind: 'heading',
     text: `Channel ${safeText(ch.channel)}: ${ch.scopeCount} scope(s), ${ch.requests} requests, ${ch.terminals} terminals, ${ch.failed} failed, max in flight ${ch.maxInFlight}`,
   });
-  if (ch.groundTruth) {
+  const meaningless = fifoMeaningless(ch.meaning);
+  if (meaningless) {
+    out.push({
+      kind: 'text',
+      tone: 'dim',
+      text: 'Terminal order is arbitrary on this channel (its producer promises no order): FIFO and signature-FIFO are meaningless here, so no crossed or at-risk counts are shown for them.',
+    });
+  } else if (ch.groundTruth) {
     out.push({ kind: 'text', text: `Ground truth: ${ch.comparable} of ${ch.terminals} terminals paired by id; crossed = the strategy gives the terminal another request than its id does.` });
   } else {
     out.push({
@@ -88,7 +97,7 @@ function channelBlocks(ch: CompareChannel): Block[] {
   out.push({
     kind: 'table',
     head: ['strategy', 'pairs', 'orphan requests', 'orphan responses', 'crossed', 'crossed rate', 'at risk'],
-    rows: STRATEGIES.map((s) => strategyRow(s, ch.strategies[s], ch.groundTruth)),
+    rows: STRATEGIES.map((s) => strategyRow(s, ch.strategies[s], ch.groundTruth, meaningless)),
   });
 
   if (ch.scopeCount > 1) {
@@ -102,15 +111,17 @@ function channelBlocks(ch: CompareChannel): Block[] {
         safeText(s.scope, 48),
         String(s.strategies.id.pairs),
         String(s.maxInFlight),
-        s.groundTruth ? String(s.strategies.fifo.crossed) : 'n/a',
-        s.groundTruth ? String(s.strategies.signature.crossed) : 'n/a',
-        String(s.strategies.fifo.atRisk),
-        String(s.strategies.signature.atRisk),
+        meaningless ? '—' : s.groundTruth ? String(s.strategies.fifo.crossed) : 'n/a',
+        meaningless ? '—' : s.groundTruth ? String(s.strategies.signature.crossed) : 'n/a',
+        meaningless ? '—' : String(s.strategies.fifo.atRisk),
+        meaningless ? '—' : String(s.strategies.signature.atRisk),
       ]),
     });
   }
 
-  const fifoCrossed = ch.crossedExamples.filter((x) => x.shadow === 'fifo');
+  // Crossed = FIFO gave the terminal another request (a terminal FIFO leaves unpaired is an orphan
+  // response under FIFO, counted in its row), so the listed examples are those, within the count.
+  const fifoCrossed = meaningless ? [] : ch.crossedExamples.filter((x) => x.shadow === 'fifo' && x.shadowRequest !== null).slice(0, ch.strategies.fifo.crossed ?? 0);
   if (fifoCrossed.length > 0) {
     out.push({ kind: 'text', text: `Crossed by FIFO (first ${fifoCrossed.length} of ${ch.strategies.fifo.crossed}):` });
     out.push({
@@ -123,7 +134,7 @@ function channelBlocks(ch: CompareChannel): Block[] {
       ]),
     });
   }
-  if (ch.atRiskExamples.length > 0) {
+  if (ch.atRiskExamples.length > 0 && !meaningless) {
     out.push({ kind: 'text', text: `At risk under FIFO (first ${ch.atRiskExamples.length} of ${ch.strategies.fifo.atRisk}):` });
     out.push({
       kind: 'table',

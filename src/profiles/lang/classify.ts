@@ -8,7 +8,7 @@ import { eachAt, getPath, type Path } from './path.js';
 import type { Cond, ProfileSpec, TimeSpec } from './spec.js';
 import { parseEpoch, parseTimeAs } from './time.js';
 
-export type IdResult = { kind: 'none' } | { kind: 'valid'; key: string; label: string } | { kind: 'invalid'; info: InvalidIdInfo };
+export type IdResult = { kind: 'none' } | { kind: 'valid'; key: string; label?: string } | { kind: 'invalid'; info: InvalidIdInfo };
 
 export interface ReadRecord {
   role: 'request' | 'terminal' | 'interim' | 'call';
@@ -116,7 +116,8 @@ export function classify(spec: ProfileSpec, rec: unknown, fileName: string): Rea
   let id: IdResult = { kind: 'none' };
   if (spec.id) {
     const c = checkId(spec.idKind, pathName(spec.id), getPath(rec, spec.id));
-    id = c.kind === 'valid' ? { kind: 'valid', key: c.key, label: c.label ?? c.key } : c;
+    // The label is how the id is shown (model.ts shownId); a protocol string id kept only by its hash has none.
+    id = c.kind === 'valid' ? { kind: 'valid', key: c.key, ...(c.label !== undefined ? { label: c.label } : spec.idKind === 'correlation' ? { label: c.key } : {}) } : c;
   }
   if (id.kind === 'valid' && spec.direction) {
     const d = getPath(rec, spec.direction.path);
@@ -124,7 +125,7 @@ export function classify(spec: ProfileSpec, rec: unknown, fileName: string): Rea
     if (side !== null) {
       // Ids are namespaced by the side that sent the request: a terminal answers the other side.
       const ns = role === 'terminal' || role === 'interim' ? (side === 'out' ? 'in' : 'out') : side;
-      id = { kind: 'valid', key: `${ns}/${id.key}`, label: `${id.label} (${ns})` };
+      id = { kind: 'valid', key: `${ns}/${id.key}`, ...(id.label !== undefined ? { label: `${id.label} (${ns})` } : {}) };
     }
   }
 

@@ -101,23 +101,58 @@ const KNOWN_KEYS = new Set([
 
 const DEFAULT_FAILURE: FailureRule = { kind: 'status-not-in', statuses: ['ok', 'success'] };
 
+/**
+ * Bounds on the profile file's recursive and list-valued constructs (docs/profiles.md, "Limits"):
+ * a profile is a small hand-written file; anything beyond these is a usage error naming the field,
+ * never a stack overflow or a report that echoes megabytes of rule.
+ */
+export const MAX_NESTING = 8;
+/** Leaf rules of a `failed` rule (nested arrays are flattened into one "any of these"). */
+export const MAX_FAILURE_RULES = 16;
+/** Statuses listed in one `status`/`statusNot` rule, and `equals` values in one condition. */
+export const MAX_LIST = 64;
+/** Conditions in one profile file (all roles together). */
+export const MAX_CONDITIONS = 256;
+/** Length of one status or `equals` string. */
+export const MAX_VALUE_CHARS = 200;
+
 /** `failed`: {"status": [..]}, {"statusNot": [..]}, {"statusAtLeast": N}, {"error": true}, or an array (any holds). */
 function failureRule(v: unknown, field = 'failed'): FailureRule {
   if (v === undefined || v === null) return DEFAULT_FAILURE;
+  const leaves: FailureRule[] = [];
+  failureLeaves(v, field, 1, leaves);
+  // Nested arrays mean "any of these" at every level: the rule is the flat list of its leaves.
+  return Array.isArray(v) ? { kind: 'any', rules: leaves } : leaves[0]!;
+}
+
+function failureLeaves(v: unknown, field: string, depth: number, out: FailureRule[]): void {
   const expected = '{"status": [..]}, {"statusNot": [..]}, {"statusAtLeast": N} or {"error": true}, or an array of these';
   if (Array.isArray(v)) {
+    if (depth > MAX_NESTING) fail(field, `rules nested at most ${MAX_NESTING} arrays deep`);
     if (v.length === 0) fail(field, `a non-empty array of rules: ${expected}`, v);
-    return { kind: 'any', rules: v.map((x, i) => failureRule(x, `${field}[${i}]`)) };
+    v.forEach((x, i) => failureLeaves(x, `${field}[${i}]`, depth + 1, out));
+    return;
   }
+  if (out.length >= MAX_FAILURE_RULES) fail(field, `at most ${MAX_FAILURE_RULES} rules in "failed"`);
   const o = v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : null;
   const keys = o ? Object.keys(o) : [];
   if (!o || keys.length !== 1) fail(field, expected, v);
   const k = keys[0]!;
-  if (k === 'status') return { kind: 'status-in', statuses: strings(o.status, `${field}.status`) };
-  if (k === 'statusNot') return { kind: 'status-not-in', statuses: strings(o.statusNot, `${field}.statusNot`) };
-  if (k === 'statusAtLeast' && typeof o.statusAtLeast === 'number' && Number.isFinite(o.statusAtLeast)) return { kind: 'status-at-least', min: o.statusAtLeast };
-  if (k === 'error' && o.error === true) return { kind: 'error-present' };
-  fail(field, expected, v);
+  if (k === 'status') out.push({ kind: 'status-in', statuses: statusList(o.status, `${field}.status`, out) });
+  else if (k === 'statusNot') out.push({ kind: 'status-not-in', statuses: statusList(o.statusNot, `${field}.statusNot`, out) });
+  else if (k === 'statusAtLeast' && typeof o.statusAtLeast === 'number' && Number.isFinite(o.statusAtLeast)) out.push({ kind: 'status-at-least', min: o.statusAtLeast });
+  else if (k === 'error' && o.error === true) out.push({ kind: 'error-present' });
+  else fail(field, expected, v);
+}
+
+function statusList(v: unknown, field: string, out: readonly FailureRule[]): string[] {
+  const xs = strings(v, field);
+  const before = out.reduce((n, r) => n + ('statuses' in r ? r.statuses.length : 0), 0);
+  if (before + xs.length > MAX_LIST) fail(field, `at most ${MAX_LIST} statuses in "failed" (all rules together)`);
+  xs.forEach((x, i) => {
+    if (x.length > MAX_VALUE_CHARS) fail(`${field}[${i}]`, `a status of at most ${MAX_VALUE_CHARS} characters`, x);
+  });
+  return xs;
 }
 
 function label(v: unknown, field: string, dflt: string): string {
@@ -152,11 +187,22 @@ function optPath(o: Record<string, unknown>, key: string): Path | null {
   return o[key] === undefined || o[key] === null ? null : path(o[key], key);
 }
 
-function str(v: unknown, field: string, dflt: string): string {
+/**
+ * The shape of a profile's `name` and `channel` (docs/profiles.md, "Names"): they reach every
+ * report, stderr line and finding, so they are short and plain: 1–64 letters, digits, `_ . -`,
+ * starting with a letter or digit.
+ */
+export const NAME_SHAPE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const NAME_RULE = '1–64 letters, digits, _ . or -, starting with a letter or digit';
+
+function name(v: unknown, field: string, dflt: string): string {
   if (v === undefined) return dflt;
-  if (typeof v !== 'string' || v.length === 0 || v.length > 200) fail(field, 'a non-empty string (at most 200 characters)', v);
+  if (typeof v !== 'string' || !NAME_SHAPE.test(v)) fail(field, NAME_RULE, v);
   return v;
 }
+
+/** Longest signature field name (its path as written): it is a key of every pair's `signature`. */
+export const MAX_SIGNATURE_NAME = 64;
 
 function obj(v: unknown, field: string, expected: string): Record<string, unknown> {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(field, expected, v);
@@ -168,10 +214,15 @@ function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${re}$`);
 }
 
-function cond(v: unknown, field: string): Cond {
+/** Conditions read so far in the file being parsed (bounded by MAX_CONDITIONS). */
+let condCount = 0;
+
+function cond(v: unknown, field: string, depth = 1): Cond {
+  if (depth > MAX_NESTING) fail(field, `conditions nested at most ${MAX_NESTING} deep`);
+  if (++condCount > MAX_CONDITIONS) fail(field, `at most ${MAX_CONDITIONS} conditions in a profile`);
   if (Array.isArray(v)) {
     if (v.length === 0) fail(field, 'a condition or a non-empty array of conditions (all must hold)', v);
-    return { kind: 'all', conds: v.map((c, i) => cond(c, `${field}[${i}]`)) };
+    return { kind: 'all', conds: v.map((c, i) => cond(c, `${field}[${i}]`, depth + 1)) };
   }
   const o = obj(v, field, 'a condition: {"path", "equals"}, {"has"}, {"present"}, {"missing"}, {"file"}, {"all"} or {"any"}');
   const keys = Object.keys(o);
@@ -196,13 +247,15 @@ function cond(v: unknown, field: string): Cond {
     const k = o.all !== undefined ? 'all' : 'any';
     const list = o[k];
     if (keys.length !== 1 || !Array.isArray(list) || list.length === 0) fail(`${field}.${k}`, 'a non-empty array of conditions', list);
-    return { kind: k, conds: list.map((c, i) => cond(c, `${field}.${k}[${i}]`)) };
+    return { kind: k, conds: list.map((c, i) => cond(c, `${field}.${k}[${i}]`, depth + 1)) };
   }
   if (o.path !== undefined) {
     const eq = o.equals;
     const values = Array.isArray(eq) ? eq : [eq];
     if (eq === undefined || values.length === 0 || !values.every((x) => typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean'))
       fail(`${field}.equals`, 'a string, number or boolean, or a non-empty array of them', eq);
+    if (values.length > MAX_LIST || values.some((x) => typeof x === 'string' && x.length > MAX_VALUE_CHARS))
+      fail(`${field}.equals`, `at most ${MAX_LIST} values of at most ${MAX_VALUE_CHARS} characters each`);
     const extra = keys.filter((k) => k !== 'path' && k !== 'equals');
     if (extra.length) fail(field, `only "path" and "equals" beside each other (unknown "${extra[0]}")`);
     return { kind: 'equals', path: path(o.path, `${field}.path`), values: values as Array<string | number | boolean> };
@@ -251,6 +304,7 @@ function legacyRole(v: unknown): RoleRule[] {
 }
 
 export function parseProfileSpec(raw: unknown): ProfileSpec {
+  condCount = 0;
   const o = obj(raw, '(the file)', 'a JSON object');
   for (const k of Object.keys(o)) if (!KNOWN_KEYS.has(k)) fail(k, `a known field (${[...KNOWN_KEYS].filter((x) => x !== '$schema' && x !== 'needles').join(', ')})`);
   if (o.needles !== undefined) fail('needles', 'no "needles": they are derived from the roles (remove the field)');
@@ -291,8 +345,8 @@ export function parseProfileSpec(raw: unknown): ProfileSpec {
   if (group.length > 2) fail('group', 'an array of at most two paths', o.group);
   const signature = o.signature === undefined ? [] : Array.isArray(o.signature) ? o.signature : fail('signature', 'an array of paths', o.signature);
   const spec: ProfileSpec = {
-    name: str(o.name, 'name', 'custom'),
-    channel: str(o.channel, 'channel', 'calls'),
+    name: name(o.name, 'name', 'custom'),
+    channel: name(o.channel, 'channel', 'calls'),
     ordered: o.ordered === true,
     records: optPath(o, 'records'),
     roles,
@@ -307,7 +361,10 @@ export function parseProfileSpec(raw: unknown): ProfileSpec {
     caller: optPath(o, 'caller'),
     signature: signature.map((p, i) => {
       const pp = path(p, `signature[${i}]`);
-      return { name: typeof p === 'string' ? p : pp.map((s) => ('key' in s ? s.key : '[]')).join('.'), path: pp };
+      const n = typeof p === 'string' ? p : pp.map((s) => ('key' in s ? s.key : '[]')).join('.');
+      if (n.length > MAX_SIGNATURE_NAME || /[^\x20-\x7e\u00a0-\u2027\u202f-\u2065\u206a-\uffff]/.test(n))
+        fail(`signature[${i}]`, `a path of at most ${MAX_SIGNATURE_NAME} printable characters (it names the signature field in reports)`, n);
+      return { name: n, path: pp };
     }),
     status: optPath(o, 'status'),
     error: optPath(o, 'error'),
@@ -318,6 +375,10 @@ export function parseProfileSpec(raw: unknown): ProfileSpec {
     rowLabel: 'caller',
     groupLabels: [],
   };
+  const sigNames = spec.signature.map((x) => x.name);
+  const dup = sigNames.find((x, i) => sigNames.indexOf(x) !== i);
+  if (dup !== undefined) fail('signature', 'distinct paths', dup);
+  if (o.description !== undefined && (typeof o.description !== 'string' || o.description.length > 1000)) fail('description', 'a string of at most 1000 characters', o.description);
   if (o.attribution !== undefined && o.attribution !== 'caller' && o.attribution !== 'group') fail('attribution', '"caller" or "group"', o.attribution);
   if (o.attribution === 'group') {
     if (spec.group.length === 0) fail('attribution', '"group" needs a "group" path');

@@ -20,7 +20,8 @@ export function buildCli(argv: string[]) {
     .demandCommand(1, 'name a command')
     .fail((msg, err) => {
       if (err) throw err;
-      diag(`${msg}\nRun callpair --help for usage.`);
+      // yargs' own messages may span lines: one line here (diag escapes anything else unsafe).
+      diag(`${String(msg ?? '').replace(/[ \t]*\r?\n[ \t]*/g, ' ')} (callpair --help for usage)`);
       process.exit(EXIT_USAGE);
     })
     .help();

@@ -2,7 +2,6 @@
  * Output plumbing: stdout is data, stderr is diagnostics. A closed pipe (`| head`) ends quietly;
  * SIGINT stops promptly; the exit code is set, never forced, so piped output is never cut.
  */
-import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 
 export const EXIT_OK = 0;
@@ -27,14 +26,27 @@ export async function writeStdout(text: string): Promise<void> {
   if (!process.stdout.write(text)) await once(process.stdout, 'drain').catch(() => undefined);
 }
 
-export async function writeFileText(file: string, text: string): Promise<void> {
-  const ws = createWriteStream(file);
-  const done = once(ws, 'finish');
-  ws.end(text);
-  await done;
+/**
+ * Text made safe for one line of a terminal: C0/C1 controls (ESC, newline, CR…), DEL, bidi
+ * controls, line separators and lone surrogates are written as visible escapes (`\x1b`, `\u202e`),
+ * never raw; long text is cut with a marker.
+ */
+export function oneLine(s: string, max = 2000): string {
+  let out = s.replace(UNSAFE, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+  if (out.length > max) out = `${out.slice(0, max)}…[+${out.length - max} chars]`;
+  return out;
+}
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** An argument (a path, a value) quoted into a diagnostic: escaped as by `oneLine`, at most 300 chars. */
+export function displayArg(s: string): string {
+  return oneLine(s, 300);
 }
 
-/** A one-line diagnostic on stderr. */
+/** A one-line diagnostic on stderr; whatever it quotes, nothing reaches the terminal raw. */
 export function diag(msg: string): void {
-  process.stderr.write(`callpair: ${msg}\n`);
+  process.stderr.write(`callpair: ${oneLine(msg)}\n`);
 }

@@ -3,12 +3,12 @@
  * pass runs. Output is batched and the pass waits for 'drain' (constant memory on any capture);
  * a closed pipe ends quietly (io.ts).
  */
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
 import type { CommandModule } from 'yargs';
 import { pairs, pairsLineText } from '../compare/pairs.js';
 import { InputUsageError } from '../input/sources.js';
+import type { AnalyzeOptions } from '../analyze.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
+import { checkOutputs, openOutput, outputError, type OutputFile } from './outputs.js';
 
 interface PairsArgs extends InputArgs {
   output?: string;
@@ -26,7 +26,21 @@ const BATCH = 64 * 1024;
 async function runPairs(a: PairsArgs): Promise<void> {
   const opts = analyzeOptionsFrom(a);
   if (opts.inputs.length === 0) throw new InputUsageError('no input given (a path, a directory, a glob, or - for stdin)');
-  const out: NodeJS.WritableStream & { writableNeedDrain?: boolean } = a.output ? createWriteStream(a.output) : process.stdout;
+  if (Array.isArray(a.output)) throw new InputUsageError('--output given more than once');
+  // The output is checked (not an input, not a directory) and opened before the capture is read;
+  // lines go to a temporary file renamed into place at the end (docs/guarantees.md).
+  if (a.output) await checkOutputs([{ file: a.output, flag: '--output ' }], opts);
+  const file = a.output ? await openOutput(a.output) : null;
+  try {
+    await writePairs(opts, file);
+    await file?.commit();
+  } finally {
+    await file?.abort();
+  }
+}
+
+async function writePairs(opts: AnalyzeOptions, file: OutputFile | null): Promise<void> {
+  const out: NodeJS.WritableStream & { writableNeedDrain?: boolean } = file ? file.stream : process.stdout;
   let closed = false;
   const stop = () => {
     closed = true;
@@ -72,9 +86,6 @@ async function runPairs(a: PairsArgs): Promise<void> {
   });
   flush();
   await waitDrain();
-  if (a.output) {
-    const done = once(out, 'finish');
-    out.end();
-    await done;
-  }
+  // A write failure (no space, /dev/full) ends the run with one line and exit 2.
+  if (file?.error()) throw outputError(file.file, file.error());
 }

@@ -139,8 +139,85 @@ describe('item 15: usage errors never echo arguments raw', () => {
   });
 });
 
-export function inputErrors(r: Report) {
+function inputErrors(r: Report) {
   return r.findings.filter((f) => f.code === 'INPUT_ERROR');
 }
 
-export { ROOT, spawn, mkdirSync };
+function waitExit(child: ReturnType<typeof spawn>): Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }> {
+  return new Promise((res) => child.on('exit', (code, signal) => res({ code, signal, at: Date.now() })));
+}
+
+describe('item 10: SIGINT while blocked opening a FIFO', () => {
+  it('exits 130 within a second, reading from or writing to a FIFO nobody opens', async () => {
+    const dir = tmpDir();
+    const fifo = path.join(dir, 'wait.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    const x = seedCopy(dir);
+    for (const args of [['analyze', fifo], ['pairs', x, '-o', fifo]]) {
+      const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = waitExit(child);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(child.exitCode, stderr).toBeNull();
+      const sent = Date.now();
+      child.kill('SIGINT');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      const { code, signal, at } = await exited;
+      clearTimeout(killer);
+      const seen = `${args.join(' ')}: exit ${code} signal ${signal} after ${at - sent} ms, stderr ${JSON.stringify(stderr)}`;
+      expect(code === 130 || signal === 'SIGINT', seen).toBe(true);
+      expect(at - sent, seen).toBeLessThan(1000);
+      expect(stderr.trim(), seen).toBe('callpair: interrupted');
+    }
+  });
+});
+
+describe('item 11: the special-file rule applies after following links', () => {
+  it('links in a directory (or matched by a glob) to /dev/zero and to a FIFO are skipped with a message; the rest is read', async () => {
+    const dir = tmpDir();
+    const d = path.join(dir, 'caps');
+    mkdirSync(d);
+    seedCopy(d, 'a.jsonl');
+    execFileSync('mkfifo', [path.join(dir, 'fifo')]);
+    symlinkSync('/dev/zero', path.join(d, 'zero.jsonl'));
+    symlinkSync(path.join(dir, 'fifo'), path.join(d, 'fifo.jsonl'));
+    for (const arg of [d, path.join(d, '*.jsonl')]) {
+      const t0 = Date.now();
+      const res = await runCli(['analyze', '--format', 'json', arg]);
+      expect(Date.now() - t0).toBeLessThan(20_000);
+      expect(res.stderr).toBe('');
+      const r = JSON.parse(res.stdout) as Report;
+      expect(r.inputs.find((i) => i.path.endsWith('a.jsonl'))!.lines).toBe(8);
+      const errs = inputErrors(r).map((f) => f.message);
+      expect(errs.find((m) => m.includes('zero.jsonl') || m.includes('character device')), JSON.stringify(errs)).toMatch(/skipped, a (link to a )?character device/);
+      expect(errs.find((m) => m.includes('FIFO')), JSON.stringify(errs)).toMatch(/skipped, a (link to a )?FIFO/);
+    }
+  });
+
+  it('given directly, a FIFO is still read (process substitution)', () => {
+    const out = execFileSync('/bin/bash', ['-c', `"${process.execPath}" "${BIN}" analyze --format json <(cat "${fixture('seed-trace.jsonl')}")`], { cwd: ROOT }).toString();
+    expect((JSON.parse(out) as Report).inputs[0]!.lines).toBe(8);
+  });
+});
+
+describe('item 14: file names are bytes', () => {
+  it('a name that is not UTF-8 is read inside a directory, given directly and by a glob, and printed escaped', () => {
+    const dir = tmpDir();
+    const d = path.join(dir, 'caps');
+    mkdirSync(d);
+    // caf\xe9 + ESC [31m: Latin-1 and a terminal escape in one name.
+    execFileSync('/bin/sh', ['-c', `cp "${fixture('seed-trace.jsonl')}" "$(printf '${d}/caf\\351\\033[31m.jsonl')"`]);
+    for (const arg of [`"${d}"`, `"$(printf '${d}/caf\\351\\033[31m.jsonl')"`, `"${d}/caf*.jsonl"`]) {
+      const out = execFileSync('/bin/sh', ['-c', `"${process.execPath}" "${BIN}" analyze --format json ${arg}`], { cwd: ROOT }).toString();
+      const r = JSON.parse(out) as Report;
+      expect(inputErrors(r)).toEqual([]);
+      expect(r.inputs).toHaveLength(1);
+      expect(r.inputs[0]!.lines).toBe(8);
+      expect(r.inputs[0]!.path.endsWith('caps/caf\\xe9\u001b[31m.jsonl'), r.inputs[0]!.path).toBe(true);
+    }
+    const table = execFileSync('/bin/sh', ['-c', `"${process.execPath}" "${BIN}" analyze "${d}"`], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } }).toString();
+    expect(table).toContain('caf\\xe9');
+    expect(table).not.toMatch(/[\u001b\ufffd]/);
+  });
+});

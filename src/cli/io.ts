@@ -3,6 +3,8 @@
  * SIGINT stops promptly; the exit code is set, never forced, so piped output is never cut.
  */
 import { once } from 'node:events';
+import { unlinkSync } from 'node:fs';
+import { blockingOpens } from '../input/blocking.js';
 
 export const EXIT_OK = 0;
 export const EXIT_GATE = 1;
@@ -16,9 +18,33 @@ export function installPipeGuards(): void {
     process.exit(2);
   });
   process.on('SIGINT', () => {
+    removeTemps();
     process.stderr.write('callpair: interrupted\n');
+    if (blockingOpens() > 0) {
+      // A thread is blocked opening a FIFO: process.exit would wait for it forever. Die by the
+      // signal itself (the shell sees 130, like exit 130).
+      process.removeAllListeners('SIGINT');
+      process.kill(process.pid, 'SIGINT');
+    }
     process.exit(130);
   });
+  process.on('exit', removeTemps);
+}
+
+/** Temporary output files not yet renamed into place (src/cli/outputs.ts): removed on any exit. */
+export const pendingTemps = new Set<string>();
+export function trackTemp(file: string): void {
+  pendingTemps.add(file);
+}
+function removeTemps(): void {
+  for (const f of pendingTemps) {
+    try {
+      unlinkSync(f);
+    } catch {
+      // already gone
+    }
+  }
+  pendingTemps.clear();
 }
 
 /** Writes text to stdout and waits until it is flushed (or the pipe closed). */

@@ -10,37 +10,20 @@
  * - the target's folder is created when missing;
  * - any failure (no space, no permission, a path under a file) is one line on stderr and exit 2.
  */
-import { fstatSync, unlinkSync, type Stats, type WriteStream } from 'node:fs';
+import { fstatSync, type Stats, type WriteStream } from 'node:fs';
 import { mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { resolveSources } from '../input/sources.js';
-import { displayArg } from './io.js';
+import { resolveSources, type Source } from '../input/sources.js';
+import { displayArg, pendingTemps, trackTemp } from './io.js';
+import { blockingOpen } from '../input/blocking.js';
 
 /** A failure to write an output: one line on stderr, exit 2. */
 export class OutputError extends Error {
   override name = 'OutputError';
 }
 
-/** Temporary files not yet renamed: removed if the process exits first (SIGINT, a crash). */
-const pendingTemps = new Set<string>();
-let exitHookInstalled = false;
-function trackTemp(file: string): void {
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.on('exit', () => {
-      for (const f of pendingTemps) {
-        try {
-          unlinkSync(f);
-        } catch {
-          // already gone
-        }
-      }
-    });
-  }
-  pendingTemps.add(file);
-}
 
 function reason(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
@@ -57,7 +40,7 @@ export function outputError(file: string, e: unknown): OutputError {
   return e instanceof OutputError ? e : new OutputError(`cannot write ${displayArg(file)}: ${reason(e)}`);
 }
 
-async function statOrNull(p: string): Promise<Stats | null> {
+async function statOrNull(p: string | Buffer): Promise<Stats | null> {
   try {
     return await stat(p);
   } catch {
@@ -93,15 +76,15 @@ export async function checkOutputs(outputs: readonly { file: string; /** `--outp
         }
         continue;
       }
-      let files: string[] = [];
+      let files: Source[] = [];
       try {
-        files = (await resolveSources([arg])).sources.map((s) => s.file ?? '');
+        files = (await resolveSources([arg])).sources;
       } catch {
         continue;
       }
       for (const f of files) {
-        const s = await statOrNull(f);
-        if (s) ids.set(idOf(s), f);
+        const s = f.file === null ? null : await statOrNull(f.file);
+        if (s) ids.set(idOf(s), f.path);
       }
     }
   }
@@ -145,7 +128,7 @@ export async function openOutput(file: string): Promise<OutputFile> {
       temp = path.join(path.dirname(path.resolve(target)), `.${path.basename(target).slice(0, 100)}.${process.pid}-${randomBytes(4).toString('hex')}.callpair-tmp`);
     }
     const where = temp ?? file;
-    const fh = await open(where, temp ? 'wx' : 'w', 0o666);
+    const fh = temp ? await open(where, 'wx', 0o666) : await blockingOpen(() => open(where, 'w', 0o666));
     if (temp) {
       trackTemp(temp);
       if (existing) await fh.chmod(existing.mode & 0o7777).catch(() => undefined);

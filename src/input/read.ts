@@ -3,11 +3,12 @@
  * fast path (lines.ts) or a JSON document (documents.ts). A read that fails mid-input keeps what
  * was read and reports the failure with its byte offset.
  */
-import { statSync } from 'node:fs';
+import { constants, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import type { Source } from './sources.js';
+import { fileKind, type Source } from './sources.js';
+import { blockingOpen } from './blocking.js';
 import { LineReader, type LineLedger, type LineSink } from './lines.js';
 import type { DocumentReader } from './documents.js';
 import { ParallelLineReader, type WorkerPool } from './parallel.js';
@@ -78,8 +79,21 @@ export class ChunkRecycler {
  * A file's bytes in chunks, with one read ahead: the next read runs in the thread pool while the
  * current chunk is processed (so a busy machine's scheduling delays do not add up per chunk).
  */
-async function* fileChunks(file: string, recycler: ChunkRecycler): AsyncGenerator<Buffer> {
-  const fh = await open(file, 'r');
+async function* fileChunks(file: string | Buffer, recycler: ChunkRecycler, regularOnly: boolean): AsyncGenerator<Buffer> {
+  // A file found by walking a directory or a glob is read only if it is a regular file: opened
+  // without blocking (a FIFO would wait for a writer) and checked on the descriptor itself, so a
+  // link to /dev/zero or a FIFO swapped in after the walk is skipped too (docs/inputs.md).
+  const fh = regularOnly ? await open(file, constants.O_RDONLY | constants.O_NONBLOCK) : await blockingOpen(() => open(file, 'r'));
+  if (regularOnly) {
+    const st = await fh.stat().catch(async (e: unknown) => {
+      await fh.close();
+      throw e;
+    });
+    if (!st.isFile()) {
+      await fh.close();
+      throw new Error(`skipped, ${fileKind(st)}, not a regular file`);
+    }
+  }
   // Sequential reads (position null), one at a time: works for FIFOs and process substitution too,
   // where a positioned read fails (ESPIPE).
   const next = () => {
@@ -106,7 +120,7 @@ async function* fileChunks(file: string, recycler: ChunkRecycler): AsyncGenerato
 
 function rawStream(source: Source, opts: ReadOptions, recycler: ChunkRecycler): AsyncIterable<Buffer> {
   if (source.file === null) return (opts.stdin ?? process.stdin) as AsyncIterable<Buffer>;
-  return fileChunks(source.file, recycler);
+  return fileChunks(source.file, recycler, source.regularOnly === true);
 }
 
 export async function readSource(source: Source, sink: LineSink, opts: ReadOptions): Promise<ReadResult> {

@@ -8,8 +8,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { linkSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { gzipSync } from 'node:zlib';
+import { analyze } from '../src/analyze.js';
 import type { Report } from '../src/report/report.js';
-import { BIN, fixture, ROOT, runCli, tmpDir } from './helpers.js';
+import { BIN, fixture, ROOT, runCli, tmpDir, writeCapture } from './helpers.js';
 
 const SEED = readFileSync(fixture('seed-trace.jsonl'));
 
@@ -219,5 +221,138 @@ describe('item 14: file names are bytes', () => {
     const table = execFileSync('/bin/sh', ['-c', `"${process.execPath}" "${BIN}" analyze "${d}"`], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } }).toString();
     expect(table).toContain('caf\\xe9');
     expect(table).not.toMatch(/[\u001b\ufffd]/);
+  });
+});
+
+describe('item 4: gzip members and the bytes after them', () => {
+  it('a gzip member followed by plain bytes: every line of the member is read, the fault is reported with its offset', async () => {
+    const dir = tmpDir();
+    const member = Buffer.from(Array.from({ length: 100_000 }, (_, k) => `{"n":${k}}\n`).join(''));
+    const gz = gzipSync(member);
+    for (const [name, body] of [
+      ['seed.jsonl', SEED],
+      ['big.jsonl', member],
+    ] as const) {
+      const packed = name === 'seed.jsonl' ? gzipSync(SEED) : gz;
+      const file = path.join(dir, `mixed-${name}`);
+      writeFileSync(file, Buffer.concat([packed, SEED]));
+      const r = await analyze({ inputs: [file] });
+      expect(r.inputs[0]!.lines).toBe(body.toString().split('\n').length - 1);
+      expect(r.inputs[0]!.bytes).toBe(body.length);
+      const [e] = inputErrors(r);
+      expect(e!.code === 'INPUT_ERROR' && e!.data.byteOffset).toBe(packed.length);
+      expect(e!.message).toMatch(/not gzip after gzip member 1/);
+    }
+  });
+
+  it('concatenated gzip members are all read (as zcat does), with zero padding after them', async () => {
+    const dir = tmpDir();
+    const file = path.join(dir, 'multi.jsonl.gz');
+    writeFileSync(file, Buffer.concat([gzipSync(SEED), gzipSync(Buffer.alloc(0)), gzipSync(SEED), Buffer.alloc(512)]));
+    const r = await analyze({ inputs: [file] });
+    expect(inputErrors(r)).toEqual([]);
+    expect(r.inputs[0]!.lines).toBe(16);
+    expect(r.inputs[0]!.gzip).toBe(true);
+  });
+
+  it('a corrupt second member or a cut stream keeps the first member and names the fault', async () => {
+    const dir = tmpDir();
+    const good = gzipSync(SEED);
+    const bad = Buffer.from(gzipSync(SEED));
+    bad.fill(0xaa, 12, 40);
+    for (const [tail, re] of [
+      [bad, /corrupt gzip data in member 2/],
+      [good.subarray(0, good.length - 20), /truncated gzip stream \(member 2/],
+      [good.subarray(0, 5), /truncated gzip header \(member 2/],
+    ] as const) {
+      const file = path.join(dir, `cut-${tail.length}.jsonl.gz`);
+      writeFileSync(file, Buffer.concat([good, tail]));
+      const r = await analyze({ inputs: [file] });
+      expect(r.inputs[0]!.lines).toBeGreaterThanOrEqual(8);
+      const [e] = inputErrors(r);
+      expect(e!.message).toMatch(re);
+      expect(e!.code === 'INPUT_ERROR' && e!.data.byteOffset).toBeGreaterThanOrEqual(good.length);
+    }
+  });
+});
+
+describe('item 5: JSONL or a JSON document, decided on evidence', () => {
+  it('`[]` then `{"a":1}`: JSONL, 2 lines, 2 records', async () => {
+    const r = await analyze({ inputs: [writeCapture(['[]', '{"a":1}'])] });
+    expect(r.inputs[0]).toMatchObject({ format: 'jsonl', lines: 2, records: 2 });
+  });
+
+  it('`[{request}]` then `{response}`: no more records than values, no false orphan', async () => {
+    const req = { ts: '2026-09-01T00:00:00Z', event: 'llm:request', session_id: 's', request_id: 'r1', data: { provider: 'p' } };
+    const res = { ts: '2026-09-01T00:00:01Z', event: 'llm:response', session_id: 's', request_id: 'r1', status: 'ok', data: { provider: 'p' } };
+    const r = await analyze({ inputs: [writeCapture([`[${JSON.stringify(req)}]`, res])] });
+    expect(r.inputs[0]!.format).toBe('jsonl');
+    expect(r.inputs[0]!.records).toBe(2);
+    expect(r.findingCounts.ORPHAN_REQUEST ?? 0).toBe(0);
+  });
+
+  it('a syntax error in a document does not drop the rest', async () => {
+    const rec = (k: number) => JSON.stringify({ ts: `2026-09-01T00:00:0${k}Z`, event: 'llm:request', session_id: 's', request_id: `r${k}`, data: { provider: 'p' } });
+    const doc = ['[', `  ${rec(1)},`, '  {"event": "llm:request", "broken": [1, 2}', `  ${rec(2)},`, '  {"unterminated": "abc', `  ${rec(3)}`, ']'].join('\n');
+    const file = writeCapture([doc], 'doc.json');
+    const r = await analyze({ inputs: [file] });
+    expect(r.inputs[0]!.format).toBe('json');
+    expect(r.inputs[0]!.malformed).toBe(2);
+    expect(r.inputs[0]!.records).toBe(3);
+    expect(r.channels[0]!.requests).toBe(3);
+    expect(r.findings.filter((f) => f.code === 'MALFORMED_LINE').map((f) => f.locations[0]!.line)).toEqual([3, 5]);
+  });
+
+  it('pretty-printed and single-line documents are still documents; a one-line `[…]` JSONL file with more lines is JSONL', async () => {
+    const recs = [1, 2, 3].map((k) => ({ ts: `2026-09-01T00:00:0${k}Z`, event: 'llm:request', session_id: 's', request_id: `r${k}`, data: { provider: 'p' } }));
+    const pretty = await analyze({ inputs: [writeCapture([JSON.stringify(recs, null, 2)], 'p.jsonl')] });
+    expect(pretty.inputs[0]).toMatchObject({ format: 'json', records: 3 });
+    const one = await analyze({ inputs: [writeCapture([JSON.stringify(recs)], 'one.jsonl')] });
+    expect(one.inputs[0]).toMatchObject({ format: 'json', records: 3 });
+    const lines = await analyze({ inputs: [writeCapture([JSON.stringify(recs), JSON.stringify(recs[0])], 'l.jsonl')] });
+    expect(lines.inputs[0]).toMatchObject({ format: 'jsonl', records: 2 });
+  });
+});
+
+describe('item 6: a huge value in a JSON document is bounded like a JSONL line', () => {
+  it('a 150 MB string is skipped as oversized within a 96 MB heap, and the records after it are read', async () => {
+    const dir = tmpDir();
+    const file = path.join(dir, 'huge.json');
+    const rec = (k: number) => JSON.stringify({ ts: `2026-09-01T00:00:0${k}Z`, event: 'llm:request', session_id: 's', request_id: `r${k}`, data: { provider: 'p' } });
+    writeFileSync(file, Buffer.concat([Buffer.from(`[\n${rec(1)},\n{"event":"llm:request","blob":"`), Buffer.alloc(150 << 20, 0x78), Buffer.from(`"},\n${rec(2)},\n${rec(3)}\n]\n`)]));
+    const res = await runCli(['analyze', '--format', 'json', file], { env: { NODE_OPTIONS: '--max-old-space-size=96' } });
+    expect(res.stderr).toBe('');
+    const r = JSON.parse(res.stdout) as Report;
+    expect(r.inputs[0]).toMatchObject({ format: 'json', records: 3, oversized: 1, malformed: 0 });
+    expect(r.channels[0]!.requests).toBe(3);
+  });
+});
+
+describe('item 15: encodings and compressions callpair does not read are named, not read as junk', () => {
+  it('UTF-16 (both BOMs), zstd, bzip2, xz: one INPUT_ERROR naming the file and what it is', async () => {
+    const dir = tmpDir();
+    const text = SEED.toString('utf8');
+    const files: Array<[string, Buffer, RegExp]> = [
+      ['le.jsonl', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), /UTF-16 text \(little-endian/],
+      ['be.jsonl', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]), /UTF-16 text \(big-endian/],
+      ['z.jsonl', Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x24, 0x05, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]), /zstd/],
+      ['b.jsonl', execFileSync('bzip2', ['-c'], { input: SEED }), /bzip2/],
+      ['x.jsonl', execFileSync('xz', ['-c'], { input: SEED }), /xz/],
+      ['gz-le.jsonl.gz', gzipSync(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])), /gzip holding UTF-16/],
+    ];
+    for (const [name, body, re] of files) {
+      const file = path.join(dir, name);
+      writeFileSync(file, body);
+      const r = await analyze({ inputs: [file] });
+      const [e] = inputErrors(r);
+      expect(e, name).toBeDefined();
+      expect(e!.message).toMatch(re);
+      expect(e!.code === 'INPUT_ERROR' && e!.data.path).toBe(file);
+      expect(r.inputs[0]!.lines, name).toBe(0);
+    }
+    // A text line that happens to start with "BZh" is still a line.
+    const r = await analyze({ inputs: [writeCapture(['BZh9 is not bzip2 here, nor (\u00b5/ zstd', '{"a":1}'])] });
+    expect(inputErrors(r)).toEqual([]);
+    expect(r.inputs[0]!.lines).toBe(2);
   });
 });

@@ -46,6 +46,8 @@ interface Element {
   skipping: boolean;
   /** A bare token (number, literal, junk) rather than an object, array or string. */
   token: boolean;
+  /** Starts at column 0 of its line. */
+  col0: boolean;
 }
 
 export class DocumentReader {
@@ -69,6 +71,8 @@ export class DocumentReader {
   /** After a structural error: skipping to a line that starts with `{`. */
   private recovering = false;
   private atLineStart = true;
+  /** The previous chunk ended with a newline (or there was none: the input starts a line). */
+  private prevEndedLine = true;
 
   constructor(opts: { sink: LineSink; maxValueBytes: number }) {
     this.sink = opts.sink;
@@ -134,7 +138,13 @@ export class DocumentReader {
         else {
           this.lineOpen = true;
           if (c === QUOTE) this.inString = true;
-          else if (c === LBRACE || c === LBRACK) this.stack.push(c);
+          else if (c === LBRACE && this.elem.col0 && this.elem.line < this.line && (i === 0 ? this.prevEndedLine : chunk[i - 1] === NL)) {
+            // A record that began at column 0 is still open when a later line starts with `{` at
+            // column 0: a record that lost its closing bracket. It ends here, malformed, and the
+            // new line is read as the next record (so an unbalanced record never swallows the rest).
+            this.breakElement(chunk, start, i, false);
+            continue;
+          } else if (c === LBRACE || c === LBRACK) this.stack.push(c);
           else if (c === RBRACE || c === RBRACK) {
             const open = this.stack.pop();
             if (open !== (c === RBRACE ? LBRACE : LBRACK)) {
@@ -171,7 +181,6 @@ export class DocumentReader {
           continue;
         }
         this.recovering = false;
-        this.outer = this.arrayMode === true;
       }
       if (this.arrayMode === null) this.arrayMode = c === LBRACK;
       if (this.arrayMode && !this.outer && c === LBRACK) {
@@ -190,7 +199,7 @@ export class DocumentReader {
       }
       // A record starts here.
       start = i;
-      this.elem = { line: this.line, pieces: [], size: 0, skipping: false, token: false };
+      this.elem = { line: this.line, pieces: [], size: 0, skipping: false, token: false, col0: i === 0 ? this.prevEndedLine : chunk[i - 1] === NL };
       if (c === LBRACE || c === LBRACK) this.stack = [c];
       else if (c === QUOTE) this.inString = true;
       else if (c === RBRACE || c === RBRACK) {
@@ -203,6 +212,7 @@ export class DocumentReader {
     }
     // The chunk ends inside a record: keep its bytes (a copy) unless it is already too long.
     if (this.elem) this.hold(chunk, start, n);
+    if (n > 0) this.prevEndedLine = chunk[n - 1] === NL;
   }
 
   end(): void {
@@ -275,7 +285,7 @@ export class DocumentReader {
    * The structure broke inside the current record (at `end` of this chunk): one malformed record,
    * then skip to the next line that starts with `{`.
    */
-  private breakElement(chunk: Buffer, start: number, end: number): void {
+  private breakElement(chunk: Buffer, start: number, end: number, recover = true): void {
     this.hold(chunk, start, end);
     const e = this.elem!;
     this.elem = null;
@@ -284,8 +294,8 @@ export class DocumentReader {
     this.escaped = false;
     if (e.skipping) this.oversized(e);
     else this.malformed(e.line, 'invalid-json', e.size);
-    this.recovering = true;
-    this.atLineStart = false;
+    this.recovering = recover;
+    this.atLineStart = !recover;
   }
 
   private malformed(line: number, reason: 'invalid-json' | 'truncated', bytes: number): void {

@@ -59,6 +59,9 @@ describe('item 3: an output that is an input is refused before anything is writt
     // stdin redirected from the file (`compare - -o x.jsonl < x.jsonl`)
     const code = execFileSync('/bin/sh', ['-c', `"${process.execPath}" "${BIN}" compare - -o "${x}" < "${x}" 2>/dev/null; echo $?`]).toString().trim();
     expect(code).toBe('2');
+    // stdout appended to the input (`pairs x.jsonl >> x.jsonl` would read its own output)
+    const append = execFileSync('/bin/sh', ['-c', `"${process.execPath}" "${BIN}" pairs "${x}" >> "${x}" 2>/dev/null; echo $?`]).toString().trim();
+    expect(append).toBe('2');
     expect(readFileSync(x)).toEqual(SEED);
     expect(statSync(x).nlink).toBe(2);
   });
@@ -218,6 +221,9 @@ describe('item 14: file names are bytes', () => {
       expect(r.inputs[0]!.lines).toBe(8);
       expect(r.inputs[0]!.path.endsWith('caps/caf\\xe9\u001b[31m.jsonl'), r.inputs[0]!.path).toBe(true);
     }
+    // An output name that is not UTF-8 is written under its bytes.
+    execFileSync('/bin/sh', ['-c', `"${process.execPath}" "${BIN}" analyze "${d}" -o "$(printf '${dir}/out\\351.txt')"`]);
+    expect(readdirSync(Buffer.from(dir), { encoding: 'buffer' }).map((b) => b.toString('latin1')).sort()).toEqual(['caps', 'out\u00e9.txt']);
     const table = execFileSync('/bin/sh', ['-c', `"${process.execPath}" "${BIN}" analyze "${d}"`], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } }).toString();
     expect(table).toContain('caf\\xe9');
     expect(table).not.toMatch(/[\u001b\ufffd]/);

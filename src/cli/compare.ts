@@ -35,7 +35,7 @@ async function runCompare(a: CompareArgs): Promise<void> {
   if (!Number.isInteger(a.maxCallers) || a.maxCallers < 1) throw new InputUsageError('--max-callers must be a positive whole number');
   if (Array.isArray(a.output)) throw new InputUsageError('--output given more than once');
   // The output is checked (not an input, not a directory) and opened before the capture is read.
-  if (a.output) await checkOutputs([{ file: a.output, flag: '--output ' }], opts);
+  await checkOutputs(a.output ? [{ file: a.output, flag: '--output ' }] : [], opts, !a.output);
   const out = a.output ? await openOutput(a.output) : null;
   try {
     const result = await compare({ ...opts, maxCallers: a.maxCallers });

@@ -32,8 +32,8 @@ export function installPipeGuards(): void {
 }
 
 /** Temporary output files not yet renamed into place (src/cli/outputs.ts): removed on any exit. */
-export const pendingTemps = new Set<string>();
-export function trackTemp(file: string): void {
+export const pendingTemps = new Set<string | Buffer>();
+export function trackTemp(file: string | Buffer): void {
   pendingTemps.add(file);
 }
 function removeTemps(): void {

@@ -15,7 +15,7 @@ import { mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { resolveSources, type Source } from '../input/sources.js';
+import { rawArgument, resolveSources, type Source } from '../input/sources.js';
 import { displayArg, pendingTemps, trackTemp } from './io.js';
 import { blockingOpen } from '../input/blocking.js';
 
@@ -60,8 +60,22 @@ export interface InputArgsLists {
  * is read and before any output is opened; input arguments that do not resolve are left to the
  * run itself (it reports them).
  */
-export async function checkOutputs(outputs: readonly { file: string; /** `--output ` or `--report json=` */ flag: string }[], inputs: InputArgsLists): Promise<void> {
-  if (outputs.length === 0) return;
+export async function checkOutputs(
+  outputs: readonly { file: string; /** `--output ` or `--report json=` */ flag: string }[],
+  inputs: InputArgsLists,
+  /** The main output goes to stdout: refuse it too when stdout is an input file (`>> x.jsonl`). */
+  toStdout = false,
+): Promise<void> {
+  let stdoutId: string | null = null;
+  if (toStdout) {
+    try {
+      const s = fstatSync(1);
+      if (s.isFile()) stdoutId = `${s.dev}:${s.ino}`;
+    } catch {
+      // no stdout
+    }
+  }
+  if (outputs.length === 0 && stdoutId === null) return;
   const ids = new Map<string, string>();
   const idOf = (s: Stats) => `${s.dev}:${s.ino}`;
   const lists = [inputs.caller ?? [], inputs.inputs, inputs.upstream ?? []];
@@ -88,9 +102,12 @@ export async function checkOutputs(outputs: readonly { file: string; /** `--outp
       }
     }
   }
+  if (stdoutId !== null && ids.has(stdoutId)) {
+    throw new OutputError(`stdout is the same file as the input ${displayArg(ids.get(stdoutId)!)}: refusing to write into an input (use --output)`);
+  }
   const seen = new Map<string, string>();
   for (const o of outputs) {
-    const s = await statOrNull(o.file);
+    const s = await statOrNull(osPath(o.file));
     if (s?.isDirectory()) throw new OutputError(`${o.flag}${displayArg(o.file)}: is a directory`);
     if (s) {
       const input = ids.get(idOf(s));
@@ -114,20 +131,36 @@ export interface OutputFile {
 }
 
 /** Opens an output (see the file comment); failures are OutputErrors. */
-export async function openOutput(file: string): Promise<OutputFile> {
+/** The path to open: a name given with bytes that are not UTF-8 is taken from the command line as bytes. */
+function osPath(file: string): string | Buffer {
+  return file.includes('\ufffd') ? (rawArgument(file) ?? file) : file;
+}
+
+export async function openOutput(given: string): Promise<OutputFile> {
+  const file = given;
+  const fsFile = osPath(given);
   try {
-    const existing = await statOrNull(file);
+    const existing = await statOrNull(fsFile);
     if (existing?.isDirectory()) throw new OutputError(`cannot write ${displayArg(file)}: is a directory`);
     const direct = existing !== null && !existing.isFile();
-    let target = file;
-    let temp: string | null = null;
+    let target: string | Buffer = fsFile;
+    let temp: string | Buffer | null = null;
     if (!direct) {
       // Write beside the file a symlink names, so the rename replaces the file, not the link.
-      if (existing) target = await realpath(file);
-      await mkdir(path.dirname(path.resolve(target)), { recursive: true });
-      temp = path.join(path.dirname(path.resolve(target)), `.${path.basename(target).slice(0, 100)}.${process.pid}-${randomBytes(4).toString('hex')}.callpair-tmp`);
+      if (existing) target = typeof fsFile === 'string' ? await realpath(fsFile) : await realpath(fsFile, 'buffer');
+      const t = typeof target === 'string' ? target : target.toString('latin1');
+      const dir = path.dirname(path.resolve(t));
+      const tmpName = `.callpair-${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+      if (typeof target === 'string') {
+        await mkdir(dir, { recursive: true });
+        temp = path.join(dir, tmpName);
+      } else {
+        // Bytes: the folder's bytes are kept by working in latin1 (one char per byte).
+        await mkdir(Buffer.from(dir, 'latin1'), { recursive: true });
+        temp = Buffer.from(path.join(dir, tmpName), 'latin1');
+      }
     }
-    const where = temp ?? file;
+    const where = temp ?? fsFile;
     const fh = temp ? await open(where, 'wx', 0o666) : await blockingOpen(() => open(where, 'w', 0o666));
     if (temp) {
       trackTemp(temp);
@@ -178,7 +211,7 @@ export async function openOutput(file: string): Promise<OutputFile> {
   }
 }
 
-async function dropTemp(temp: string | null): Promise<void> {
+async function dropTemp(temp: string | Buffer | null): Promise<void> {
   if (!temp) return;
   await unlink(temp).catch(() => undefined);
   pendingTemps.delete(temp);

@@ -29,7 +29,7 @@ async function runPairs(a: PairsArgs): Promise<void> {
   if (Array.isArray(a.output)) throw new InputUsageError('--output given more than once');
   // The output is checked (not an input, not a directory) and opened before the capture is read;
   // lines go to a temporary file renamed into place at the end (docs/guarantees.md).
-  if (a.output) await checkOutputs([{ file: a.output, flag: '--output ' }], opts);
+  await checkOutputs(a.output ? [{ file: a.output, flag: '--output ' }] : [], opts, !a.output);
   const file = a.output ? await openOutput(a.output) : null;
   try {
     await writePairs(opts, file);

@@ -115,7 +115,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   for (const w of walkErrors) {
     const at = w.lastIndexOf(': ');
     collector.add(
-      finding('INPUT_ERROR', { locations: [] }, { error: `unreadable directory entry ${w}`, byteOffset: null, path: at > 0 ? w.slice(0, at) : w }),
+      finding('INPUT_ERROR', { locations: [] }, { error: `directory entry ${w}`, byteOffset: null, path: at > 0 ? w.slice(0, at) : w }),
     );
   }
 

@@ -89,7 +89,7 @@ export function fileKind(st: import('node:fs').Stats): string {
   if (st.isSocket()) return 'a socket';
   if (st.isCharacterDevice()) return 'a character device';
   if (st.isBlockDevice()) return 'a block device';
-  return 'not a regular file';
+  return 'an unknown kind of file';
 }
 
 interface Walked {
@@ -102,7 +102,7 @@ async function walk(dir: string | Buffer, display: string, out: Walked[], errors
   try {
     entries = await fs.readdir(dir, { withFileTypes: true, encoding: 'buffer' });
   } catch (e) {
-    errors.push(`${display}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    errors.push(`${display}: cannot be listed (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}), skipped`);
     return;
   }
   entries.sort((a, b) => Buffer.compare(a.name, b.name));
@@ -133,7 +133,10 @@ async function walk(dir: string | Buffer, display: string, out: Walked[], errors
       continue;
     }
     // A FIFO, socket or device named like a capture would block or fail: reported, never read.
-    errors.push(`${shown}: skipped, not a regular file`);
+    // (A filesystem that does not report entry types is asked with lstat.)
+    const st = await fs.lstat(p).catch(() => null);
+    if (st?.isFile()) out.push({ file: p, display: shown });
+    else errors.push(`${shown}: skipped, ${st ? fileKind(st) : 'not a regular file'}${st && !st.isDirectory() ? ', not a regular file' : ''}`);
   }
 }
 

@@ -130,12 +130,12 @@ export interface OutputFile {
   abort(): Promise<void>;
 }
 
-/** Opens an output (see the file comment); failures are OutputErrors. */
 /** The path to open: a name given with bytes that are not UTF-8 is taken from the command line as bytes. */
 function osPath(file: string): string | Buffer {
   return file.includes('\ufffd') ? (rawArgument(file) ?? file) : file;
 }
 
+/** Opens an output (see the file comment); failures are OutputErrors. */
 export async function openOutput(given: string): Promise<OutputFile> {
   const file = given;
   const fsFile = osPath(given);
@@ -148,16 +148,17 @@ export async function openOutput(given: string): Promise<OutputFile> {
     if (!direct) {
       // Write beside the file a symlink names, so the rename replaces the file, not the link.
       if (existing) target = typeof fsFile === 'string' ? await realpath(fsFile) : await realpath(fsFile, 'buffer');
-      const t = typeof target === 'string' ? target : target.toString('latin1');
-      const dir = path.dirname(path.resolve(t));
       const tmpName = `.callpair-${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
       if (typeof target === 'string') {
+        const dir = path.dirname(path.resolve(target));
         await mkdir(dir, { recursive: true });
         temp = path.join(dir, tmpName);
       } else {
-        // Bytes: the folder's bytes are kept by working in latin1 (one char per byte).
-        await mkdir(Buffer.from(dir, 'latin1'), { recursive: true });
-        temp = Buffer.from(path.join(dir, tmpName), 'latin1');
+        // A name in bytes: its folder is the bytes before the last '/'.
+        const slash = target.lastIndexOf(0x2f);
+        const dir = slash === -1 ? Buffer.from('.') : slash === 0 ? Buffer.from('/') : target.subarray(0, slash);
+        await mkdir(dir, { recursive: true });
+        temp = Buffer.concat([dir, Buffer.from(`/${tmpName}`)]);
       }
     }
     const where = temp ?? fsFile;
@@ -180,7 +181,7 @@ export async function openOutput(given: string): Promise<OutputFile> {
         if (finished) return;
         finished = true;
         if (!failure && !stream.destroyed) {
-          const closed = once(stream, 'close').catch(() => undefined);
+          const closed = stream.closed ? Promise.resolve() : once(stream, 'close').catch(() => undefined);
           stream.end();
           await closed;
         }
@@ -201,8 +202,11 @@ export async function openOutput(given: string): Promise<OutputFile> {
       async abort() {
         if (finished) return;
         finished = true;
-        stream.destroy();
-        await once(stream, 'close').catch(() => undefined);
+        if (!stream.closed) {
+          const closed = once(stream, 'close').catch(() => undefined);
+          stream.destroy();
+          await closed;
+        }
         await dropTemp(temp);
       },
     };

@@ -19,7 +19,11 @@ export function buildCli(argv: string[]) {
     .command(pairsCommand)
     .demandCommand(1, 'name a command')
     .fail((msg, err) => {
-      if (err) throw err;
+      if (err) {
+        // An error yargs met while parsing: one line too.
+        diag(String(err.message ?? err));
+        process.exit(EXIT_USAGE);
+      }
       // yargs' own messages may span lines: one line here (diag escapes anything else unsafe).
       diag(`${String(msg ?? '').replace(/[ \t]*\r?\n[ \t]*/g, ' ')} (callpair --help for usage)`);
       process.exit(EXIT_USAGE);

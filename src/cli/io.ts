@@ -29,6 +29,17 @@ export function installPipeGuards(): void {
     process.exit(130);
   });
   process.on('exit', removeTemps);
+  // Whatever escapes the commands' own guard (a fault in a stream callback, a bug) is still one
+  // line and exit 2, never a stack trace with exit 1, which reads as "gate failed".
+  const fatal = (e: unknown) => {
+    const err = e as NodeJS.ErrnoException;
+    const text = err instanceof Error ? String(err.message).split('\n')[0]! : String(e);
+    diag(err instanceof Error && !err.code ? `internal error: ${text}` : text);
+    if (process.env.CALLPAIR_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+    process.exit(2);
+  };
+  process.on('uncaughtException', fatal);
+  process.on('unhandledRejection', fatal);
 }
 
 /** Temporary output files not yet renamed into place (src/cli/outputs.ts): removed on any exit. */

@@ -11,7 +11,7 @@
  * the first shown line, without a trailing `…` it must end with the last.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, tmpDir } from './helpers.js';
@@ -23,6 +23,8 @@ export interface RunnableBlock {
   exit: number;
   needs: string[];
   expected: string | null;
+  /** 1-based line of the shown-output fence, when there is one. */
+  expectedLine?: number;
 }
 
 interface Fence {
@@ -59,7 +61,9 @@ export function runnableBlocks(file: string, text: string): RunnableBlock[] {
     const next = fs[k + 1];
     const between = next ? lines.slice(f.end, next.line - 1) : [];
     const expected = next && next.info.split(/\s+/)[0] === 'text' && between.every((l) => l.trim() === '') ? next.body : null;
-    blocks.push({ file, line: f.line, script: f.body, exit: Number(attr('exit')[0] ?? 0), needs: attr('needs'), expected });
+    const block: RunnableBlock = { file, line: f.line, script: f.body, exit: Number(attr('exit')[0] ?? 0), needs: attr('needs'), expected };
+    if (expected !== null) block.expectedLine = next!.line;
+    blocks.push(block);
   });
   return blocks;
 }
@@ -92,6 +96,39 @@ export function matchesShown(expected: string, actual: string): string | null {
   return null;
 }
 
+/**
+ * `UPDATE_DOCS=1`: the shown output refreshed from what the tool printed. Each segment between `…`
+ * lines is re-cut from the output between the first occurrences of its first and last lines (the
+ * elisions stay where the author put them); a segment whose ends cannot be found is kept as it was.
+ */
+export function refreshShown(expected: string, actual: string): string {
+  const norm = (s: string) => s.replace(/\n$/, '').split('\n').map((l) => l.replace(/\s+$/, ''));
+  const want = norm(expected);
+  const got = norm(actual);
+  const out: string[] = [];
+  let seg: string[] = [];
+  let pos = 0;
+  const flush = (first: boolean) => {
+    if (seg.length === 0) return;
+    const start = first ? (got[0] === seg[0] ? 0 : -1) : got.indexOf(seg[0]!, pos);
+    const end = start < 0 ? -1 : got.indexOf(seg[seg.length - 1]!, start);
+    if (start < 0 || end < 0) out.push(...seg);
+    else {
+      out.push(...got.slice(start, end + 1));
+      pos = end + 1;
+    }
+    seg = [];
+  };
+  want.forEach((l, i) => {
+    if (l.trim() === '…') {
+      flush(out.length === 0 && i === seg.length);
+      out.push(l);
+    } else seg.push(l);
+  });
+  flush(out.length === 0);
+  return out.join('\n');
+}
+
 const DOCS = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 const onPath = (prog: string) => spawnSync('sh', ['-c', `command -v ${prog}`]).status === 0;
 
@@ -107,7 +144,13 @@ describe('the convention', () => {
 
   it('finds runnable blocks and their shown output', () => {
     const md = '```sh runnable exit=1\nnpx callpair x\n```\n\n```text\nout\n```\n\n```sh\nnot run\n```\n';
-    expect(runnableBlocks('x.md', md)).toEqual([{ file: 'x.md', line: 1, script: 'npx callpair x', exit: 1, needs: [], expected: 'out' }]);
+    expect(runnableBlocks('x.md', md)).toEqual([{ file: 'x.md', line: 1, script: 'npx callpair x', exit: 1, needs: [], expected: 'out', expectedLine: 5 }]);
+  });
+
+  it('refreshes shown output around the elisions (UPDATE_DOCS=1)', () => {
+    expect(refreshShown('a\nc\n…\nz', 'a\nb\nc\nd\nz')).toBe('a\nb\nc\n…\nz');
+    expect(refreshShown('…\nc\ne\n…', 'a\nc\nd\ne\nf')).toBe('…\nc\nd\ne\n…');
+    expect(matchesShown(refreshShown('a\nc\n…\nz', 'a\nb\nc\nd\nz'), 'a\nb\nc\nd\nz')).toBeNull();
   });
 });
 
@@ -129,6 +172,17 @@ describe('runnable examples in README.md and docs/', () => {
       const r = spawnSync('sh', ['-e', '-c', script], { cwd, env, encoding: 'utf8', timeout: 60_000 });
       const output = r.stdout + r.stderr;
       expect(r.status, `${title}\n${output}`).toBe(b.exit);
+      if (b.expected !== null && process.env.UPDATE_DOCS === '1' && matchesShown(b.expected, output) !== null) {
+        // Earlier refreshes may have moved this block: find it again by its place among the file's blocks.
+        const file = path.join(ROOT, b.file);
+        const text = readFileSync(file, 'utf8');
+        const nth = blocks.filter((o) => o.file === b.file).indexOf(b);
+        const now = runnableBlocks(b.file, text)[nth]!;
+        const lines = text.split('\n');
+        lines.splice(now.expectedLine!, now.expected!.split('\n').length, ...refreshShown(now.expected!, output).split('\n'));
+        writeFileSync(file, lines.join('\n'));
+        return;
+      }
       if (b.expected !== null) expect(matchesShown(b.expected, output), `${title}\n--- printed:\n${output}`).toBeNull();
     });
   }

@@ -9,6 +9,7 @@ import { InputUsageError } from '../input/sources.js';
 import type { AnalyzeOptions } from '../analyze.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
 import { checkOutputs, openOutput, outputError, type OutputFile } from './outputs.js';
+import { diag, EXIT_USAGE } from './io.js';
 
 interface PairsArgs extends InputArgs {
   output?: string;
@@ -31,6 +32,12 @@ async function runPairs(a: PairsArgs): Promise<void> {
   // lines go to a temporary file renamed into place at the end (docs/guarantees.md).
   await checkOutputs(a.output ? [{ file: a.output, flag: '--output ' }] : [], opts, !a.output);
   const file = a.output ? await openOutput(a.output) : null;
+  // A write that fails mid-run (no space left) ends it at once, as a failing stdout does (io.ts):
+  // one line, exit 2, the temporary file removed; reading on would only waste the time.
+  file?.stream.once('error', (e) => {
+    diag(outputError(file.file, e).message);
+    process.exit(EXIT_USAGE);
+  });
   try {
     await writePairs(opts, file);
     await file?.commit();

@@ -4,7 +4,8 @@
  * a closed pipe ends quietly (io.ts).
  */
 import type { CommandModule } from 'yargs';
-import { pairs, pairsLineText } from '../compare/pairs.js';
+import { pairs } from '../compare/pairs.js';
+import { PAIRS_FORMATTERS } from '../formatters/index.js';
 import { InputUsageError } from '../input/sources.js';
 import type { AnalyzeOptions } from '../analyze.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
@@ -55,6 +56,7 @@ async function writePairs(opts: AnalyzeOptions, file: OutputFile | null): Promis
   out.once('close', stop);
   out.once('error', stop);
 
+  const format = PAIRS_FORMATTERS.ndjson;
   let buf: string[] = [];
   let size = 0;
   let blocked = false;
@@ -84,7 +86,7 @@ async function writePairs(opts: AnalyzeOptions, file: OutputFile | null): Promis
   await pairs({
     ...opts,
     onLine: (line) => {
-      const t = pairsLineText(line);
+      const t = format.line(line);
       buf.push(t);
       size += t.length;
       if (size >= BATCH) flush();

@@ -92,17 +92,23 @@ export function fileKind(st: import('node:fs').Stats): string {
   return 'an unknown kind of file';
 }
 
+/** A directory entry the walk could not read or skipped: where, and why. */
+export interface WalkError {
+  path: string;
+  reason: string;
+}
+
 interface Walked {
   file: string | Buffer;
   display: string;
 }
 
-async function walk(dir: string | Buffer, display: string, out: Walked[], errors: string[]): Promise<void> {
+async function walk(dir: string | Buffer, display: string, out: Walked[], errors: WalkError[]): Promise<void> {
   let entries: import('node:fs').Dirent<Buffer>[];
   try {
     entries = await fs.readdir(dir, { withFileTypes: true, encoding: 'buffer' });
   } catch (e) {
-    errors.push(`${display}: cannot be listed (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}), skipped`);
+    errors.push({ path: display, reason: `cannot be listed (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}), skipped` });
     return;
   }
   entries.sort((a, b) => Buffer.compare(a.name, b.name));
@@ -125,31 +131,31 @@ async function walk(dir: string | Buffer, display: string, out: Walked[], errors
       try {
         st = await fs.stat(p);
       } catch (e) {
-        errors.push(`${shown}: skipped, a link that cannot be followed (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+        errors.push({ path: shown, reason: `skipped, a link that cannot be followed (${(e as NodeJS.ErrnoException).code ?? 'error'})` });
         continue;
       }
       if (st.isFile()) out.push({ file: p, display: shown });
-      else errors.push(`${shown}: skipped, a link to ${fileKind(st)}, not a regular file`);
+      else errors.push({ path: shown, reason: `skipped, a link to ${fileKind(st)}, not a regular file` });
       continue;
     }
     // A FIFO, socket or device named like a capture would block or fail: reported, never read.
     // (A filesystem that does not report entry types is asked with lstat.)
     const st = await fs.lstat(p).catch(() => null);
     if (st?.isFile()) out.push({ file: p, display: shown });
-    else errors.push(`${shown}: skipped, ${st ? fileKind(st) : 'not a regular file'}${st && !st.isDirectory() ? ', not a regular file' : ''}`);
+    else errors.push({ path: shown, reason: `skipped, ${st ? fileKind(st) : 'not a regular file'}${st && !st.isDirectory() ? ', not a regular file' : ''}` });
   }
 }
 
 export interface ResolvedSources {
   sources: Source[];
   /** Unreadable directory entries met while walking (reported, the run goes on). */
-  walkErrors: string[];
+  walkErrors: WalkError[];
 }
 
 /** Resolves input arguments. A path that does not exist (or a glob matching nothing) is a usage error. */
 export async function resolveSources(args: readonly string[], role: SourceRole = 'capture'): Promise<ResolvedSources> {
   const sources: Source[] = [];
-  const walkErrors: string[] = [];
+  const walkErrors: WalkError[] = [];
   let stdinUsed = false;
   for (const arg of args) {
     if (arg === '-') {

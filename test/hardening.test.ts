@@ -105,6 +105,9 @@ describe('item 12: any output failure is one line on stderr and exit 2', () => {
       expectOneLine(res.stderr);
       expect(res.stderr).toMatch(/ENOSPC/);
     }
+    const summary = await runCli(['analyze', x, '--step-summary'], { env: { GITHUB_STEP_SUMMARY: '/dev/full' } });
+    expect(summary.code).toBe(2);
+    expectOneLine(summary.stderr);
     expect(readdirSync(dir).sort()).toEqual(['plain', 'x.jsonl']);
   });
 

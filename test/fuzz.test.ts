@@ -168,7 +168,7 @@ describe('fuzz: mixed gzip members and array-then-object files (issue 16)', { ti
   });
 });
 
-describe('fuzz: the CLI exits 0 on garbage, with nothing on stderr', { timeout: FUZZ_TEST_TIMEOUT }, () => {
+describe('fuzz: the CLI exits 0 on garbage (--allow-empty), with nothing on stderr', { timeout: FUZZ_TEST_TIMEOUT }, () => {
   it('random bytes and mutated lines through the built binary', async () => {
     const dir = tmpDir();
     let k = 0;
@@ -184,7 +184,7 @@ describe('fuzz: the CLI exits 0 on garbage, with nothing on stderr', { timeout: 
           const safe = (buf[0] === 0x1f && buf[1] === 0x8b) || sniff(buf, 'x.jsonl', true)?.kind === 'unsupported' ? Buffer.concat([Buffer.from('\n'), buf]) : buf;
           const file = path.join(dir, `garbage-${k++}.jsonl`);
           writeFileSync(file, safe);
-          const res = await runCli(['analyze', '--format', 'json', file]);
+          const res = await runCli(['analyze', '--format', 'json', '--allow-empty', file]);
           expect(res.stderr).toBe('');
           expect(res.code).toBe(0);
           const report = JSON.parse(res.stdout) as Report;

@@ -3,10 +3,15 @@
  * something callpair does not read (another compression, UTF-16/UTF-32 text), which is reported
  * instead of being read as junk lines.
  *
+ * `fileContains` is a cheaper look: does a file hold a byte string at all.
+ *
  * JSONL or document is decided on evidence: a first line that is a complete JSON value followed by
  * another line is JSONL, whatever its first byte; a first value that spans lines and starts with
  * `[` (or `{` in a `.json` file) is a document; so is a single-line `[…]`.
  */
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { createGunzip } from 'node:zlib';
 
 export type Sniffed = { kind: 'jsonl' } | { kind: 'json' } | { kind: 'unsupported'; what: string };
 
@@ -83,4 +88,46 @@ export function sniff(head: Buffer, name: string, ended: boolean): Sniffed | nul
   while (j < head.length && isWs(head[j])) j++;
   if (j < head.length) return { kind: 'jsonl' };
   return full ? { kind: 'json' } : null;
+}
+
+/**
+ * Whether a file holds a byte string anywhere (gzip detected by its magic bytes), read as a stream
+ * and stopped at the first hit: a cheap look before the pass, e.g. "does this --upstream log hold
+ * any JSON-RPC message at all?". Only a regular file is looked into (after following links): a
+ * FIFO would be consumed by the look and a device read forever, so they count as "may hold it"
+ * and the pass itself reads (or skips) them.
+ */
+export async function fileContains(file: string | Buffer, needle: Buffer): Promise<boolean> {
+  let fh: FileHandle;
+  try {
+    fh = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return true;
+  }
+  try {
+    if (!(await fh.stat()).isFile()) return true;
+    const head = Buffer.alloc(2);
+    const { bytesRead } = await fh.read(head, 0, 2, 0);
+    const raw = fh.createReadStream({ start: 0, autoClose: false });
+    const gz = bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
+    const stream: NodeJS.ReadableStream = gz ? raw.pipe(createGunzip()) : raw;
+    let tail: Buffer = Buffer.alloc(0);
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        const buf = tail.length ? Buffer.concat([tail, chunk]) : chunk;
+        if (buf.includes(needle)) return true;
+        tail = buf.subarray(Math.max(0, buf.length - needle.length + 1));
+      }
+      return false;
+    } catch {
+      // Unreadable or corrupt: the pass itself reports it; here it counts as "may hold it".
+      return true;
+    } finally {
+      raw.destroy();
+    }
+  } catch {
+    return true;
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
 }

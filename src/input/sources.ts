@@ -103,7 +103,7 @@ interface Walked {
   display: string;
 }
 
-async function walk(dir: string | Buffer, display: string, out: Walked[], errors: WalkError[]): Promise<void> {
+async function walk(dir: string | Buffer, display: string, out: Walked[], errors: WalkError[], skipped: string[] = []): Promise<void> {
   let entries: import('node:fs').Dirent<Buffer>[];
   try {
     entries = await fs.readdir(dir, { withFileTypes: true, encoding: 'buffer' });
@@ -116,10 +116,13 @@ async function walk(dir: string | Buffer, display: string, out: Walked[], errors
     const p = joinPath(dir, ent.name);
     const shown = path.join(display, displayName(ent.name));
     if (ent.isDirectory()) {
-      await walk(p, shown, out, errors);
+      await walk(p, shown, out, errors, skipped);
       continue;
     }
-    if (!isCaptureName(ent.name.toString('latin1'))) continue;
+    if (!isCaptureName(ent.name.toString('latin1'))) {
+      if (ent.isFile()) skipped.push(shown);
+      continue;
+    }
     if (ent.isFile()) {
       out.push({ file: p, display: shown });
       continue;
@@ -150,12 +153,15 @@ export interface ResolvedSources {
   sources: Source[];
   /** Unreadable directory entries met while walking (reported, the run goes on). */
   walkErrors: WalkError[];
+  /** Regular files met while walking a directory that are not named like captures (not read). */
+  skipped: string[];
 }
 
 /** Resolves input arguments. A path that does not exist (or a glob matching nothing) is a usage error. */
 export async function resolveSources(args: readonly string[], role: SourceRole = 'capture'): Promise<ResolvedSources> {
   const sources: Source[] = [];
   const walkErrors: WalkError[] = [];
+  const skipped: string[] = [];
   let stdinUsed = false;
   for (const arg of args) {
     if (arg === '-') {
@@ -188,7 +194,7 @@ export async function resolveSources(args: readonly string[], role: SourceRole =
     }
     if (st?.isDirectory()) {
       const files: Walked[] = [];
-      await walk(file, shown, files, walkErrors);
+      await walk(file, shown, files, walkErrors, skipped);
       for (const f of files) sources.push({ path: f.display, file: f.file, role, regularOnly: true });
       continue;
     }
@@ -210,7 +216,7 @@ export async function resolveSources(args: readonly string[], role: SourceRole =
     }
     throw new InputUsageError(`cannot read ${arg}: no such file or directory`);
   }
-  return { sources, walkErrors };
+  return { sources, walkErrors, skipped };
 }
 
 let cmdline: Buffer[] | null = null;

@@ -209,6 +209,15 @@ describe('item 11: the special-file rule applies after following links', () => {
   });
 });
 
+describe('item 11, neighbouring path: the look before the pass (fileContains) never consumes a FIFO', () => {
+  it('--caller and --upstream given as process substitution are read whole', () => {
+    const a = (f: string) => fixture(`assay/${f}`);
+    const out = execFileSync('/bin/bash', ['-c', `"${process.execPath}" "${BIN}" analyze --format json "${a('run-ids.decisions.ndjson')}" --caller <(cat "${a('run-ids.caller.jsonl')}") --upstream <(cat "${a('run-ids.upstream.jsonl')}") || true`], { cwd: ROOT }).toString();
+    const r = JSON.parse(out) as Report;
+    expect(r.inputs.map((i) => i.lines)).toEqual([9, 6, 8]);
+  });
+});
+
 describe('item 14: file names are bytes', () => {
   it('a name that is not UTF-8 is read inside a directory, given directly and by a glob, and printed escaped', () => {
     const dir = tmpDir();

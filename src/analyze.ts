@@ -92,7 +92,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   const profileSkipped: string[] = [];
   for (let i = sources.length - 1; i >= 0; i--) {
     const f = sources[i]!.file;
-    if (f !== null && profileFiles.has(path.resolve(f))) profileSkipped.unshift(...sources.splice(i, 1).map((s) => s.path));
+    if (typeof f === 'string' && profileFiles.has(path.resolve(f))) profileSkipped.unshift(...sources.splice(i, 1).map((s) => s.path));
   }
 
   // Which input roles exist is known before reading (profiles evaluate a channel only when both
@@ -145,7 +145,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   };
 
   for (const w of walkErrors) {
-    collector.add(finding('INPUT_ERROR', { locations: [] }, { error: `unreadable directory entry ${w.path}: ${w.reason}`, byteOffset: null, path: w.path }));
+    collector.add(finding('INPUT_ERROR', { locations: [] }, { error: `directory entry ${w.path}: ${w.reason}`, byteOffset: null, path: w.path }));
   }
 
   const needles = [...new Set(profiles.flatMap((p) => p.needles))].map((n) => Buffer.from(n));

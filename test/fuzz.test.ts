@@ -14,7 +14,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { analyze } from '../src/analyze.js';
 import { FORMATTERS } from '../src/formatters/index.js';
 import { ledgerViolations, type Report } from '../src/report/report.js';
+import { sniff } from '../src/input/sniff.js';
 import { runCli, tmpDir } from './helpers.js';
+import { arrayThenObjects, buildArrayThenObjects, buildMixed, mixedSegments } from './hostile-gen.js';
 import { chunkedStream, eventRecord, fcParams, FUZZ_RUNS, FUZZ_TEST_TIMEOUT, FUZZ_TIME_MS, joinLines, mutate, mutation, physicalLines, REAL_LINES } from './hostile-gen.js';
 
 const chalk = new Chalk({ level: 3 });
@@ -44,8 +46,10 @@ function checkInvariants(report: Report, buf: Buffer): void {
   expect(ledgerViolations(report)).toEqual([]);
   expect(report.inputs).toHaveLength(1);
   const input = report.inputs[0]!;
-  expect(input.lines).toBe(physicalLines(buf));
-  expect(input.bytes).toBe(buf.length);
+  // Random bytes may start with the magic of a format callpair names and does not read (sniff.ts).
+  const unsupported = sniff(buf, '-', true)?.kind === 'unsupported';
+  expect(input.lines).toBe(unsupported ? 0 : physicalLines(buf));
+  expect(input.bytes).toBe(unsupported ? 0 : buf.length);
   // No profile threw on a record (the safety net in analyze.ts would report it as `unusable`).
   const unusable = report.findings.filter((f) => f.code === 'MALFORMED_LINE' && f.data.reason === 'unusable');
   expect(unusable).toEqual([]);
@@ -123,6 +127,47 @@ describe('fuzz: analyze() never throws and always balances its ledger', { timeou
   });
 });
 
+describe('fuzz: mixed gzip members and array-then-object files (issue 16)', { timeout: FUZZ_TEST_TIMEOUT }, () => {
+  it('gzip members and plain bytes in any order: the leading members are read whole, plain bytes after them are one INPUT_ERROR', async () => {
+    await fc.assert(
+      fc.asyncProperty(mixedSegments, chunkSizes, async (segs, sizes) => {
+        const { buf, readLines, fault } = buildMixed(segs);
+        const r = await analyze({ inputs: ['-'], stdin: chunkedStream(buf, sizes), maxFindings: 50 });
+        expect(ledgerViolations(r)).toEqual([]);
+        expect(r.inputs[0]!.lines).toBe(readLines);
+        expect((r.findingCounts.INPUT_ERROR ?? 0) > 0).toBe(fault);
+      }),
+      fcParams(),
+    );
+  });
+
+  it('an array (one line or pretty-printed) then object lines, some broken: no more records than values, nothing after a broken one dropped', async () => {
+    await fc.assert(
+      fc.asyncProperty(arrayThenObjects, chunkSizes, async (a, sizes) => {
+        const buf = buildArrayThenObjects(a);
+        const r = await analyze({ inputs: ['-'], stdin: chunkedStream(buf, sizes), maxFindings: 50, validateAll: true });
+        expect(ledgerViolations(r)).toEqual([]);
+        const input = r.inputs[0]!;
+        expect(input.lines).toBe(physicalLines(buf));
+        const broken = a.objs.filter((o) => o.broken).length;
+        const multiLineArray = a.pretty && a.elems.length > 0;
+        if (!multiLineArray && a.objs.length > 0) {
+          // A complete first line followed by more lines: JSONL, one record per line.
+          expect(input.format).toBe('jsonl');
+          expect(input.records).toBe(1 + a.objs.length - broken);
+        } else {
+          expect(input.format).toBe('json');
+          expect(input.records).toBeLessThanOrEqual(a.elems.length + a.objs.length);
+          // Every good object after the array is read, whatever broke before it.
+          expect(input.records).toBe(a.elems.length + a.objs.length - broken);
+        }
+        expect(input.malformed).toBe(broken);
+      }),
+      fcParams(),
+    );
+  });
+});
+
 describe('fuzz: the CLI exits 0 on garbage (--allow-empty), with nothing on stderr', { timeout: FUZZ_TEST_TIMEOUT }, () => {
   it('random bytes and mutated lines through the built binary', async () => {
     const dir = tmpDir();
@@ -135,7 +180,8 @@ describe('fuzz: the CLI exits 0 on garbage (--allow-empty), with nothing on stde
         ),
         async (buf) => {
           // A gzip magic would make it a (corrupt) gzip stream: an INPUT_ERROR and exit 1, tested elsewhere.
-          const safe = buf[0] === 0x1f && buf[1] === 0x8b ? Buffer.concat([Buffer.from('\n'), buf]) : buf;
+          // So would a format callpair names and does not read (zstd, UTF-16…).
+          const safe = (buf[0] === 0x1f && buf[1] === 0x8b) || sniff(buf, 'x.jsonl', true)?.kind === 'unsupported' ? Buffer.concat([Buffer.from('\n'), buf]) : buf;
           const file = path.join(dir, `garbage-${k++}.jsonl`);
           writeFileSync(file, safe);
           const res = await runCli(['analyze', '--format', 'json', '--allow-empty', file]);

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { fixture } from './helpers.js';
 
@@ -234,4 +235,64 @@ export function chunkedStream(buf: Buffer, sizes: readonly number[]): Readable {
     pos += n;
   }
   return Readable.from(chunks, { objectMode: false });
+}
+
+/**
+ * Mixed compression (issue 16): gzip members and plain bytes in any order. `zcat` semantics: the
+ * leading run of gzip members is read whole; plain bytes after it are a fault (reported, never a
+ * loss of what came before). A file that starts plain is plain JSONL throughout.
+ */
+export interface MixedSegment {
+  gzip: boolean;
+  lines: string[];
+  level: number;
+}
+export const mixedSegments: fc.Arbitrary<MixedSegment[]> = fc.array(
+  fc.record({ gzip: fc.boolean(), lines: fc.array(fc.constantFrom(...REAL_LINES), { maxLength: 6 }), level: fc.integer({ min: 0, max: 9 }) }),
+  { minLength: 1, maxLength: 5 },
+);
+
+export function buildMixed(segs: readonly MixedSegment[]): { buf: Buffer; readLines: number; fault: boolean } {
+  const parts: Buffer[] = [];
+  const texts: Array<{ gzip: boolean; text: Buffer }> = [];
+  for (const s of segs) {
+    const text = Buffer.from(s.lines.map((l) => `${l}\n`).join(''));
+    if (!s.gzip && text.length === 0) continue;
+    texts.push({ gzip: s.gzip, text });
+    parts.push(s.gzip ? gzipSync(text, { level: s.level }) : text);
+  }
+  const buf = Buffer.concat(parts);
+  if (texts.length === 0 || !texts[0]!.gzip) return { buf, readLines: physicalLines(buf), fault: false };
+  const lead: Buffer[] = [];
+  let k = 0;
+  while (k < texts.length && texts[k]!.gzip) lead.push(texts[k++]!.text);
+  return { buf, readLines: physicalLines(Buffer.concat(lead)), fault: k < texts.length };
+}
+
+/**
+ * Array-then-object files (issue 16): a top-level array (one line, or pretty-printed) followed by
+ * object lines, some of them broken. Whatever the shape, no more records than values, and a broken
+ * object never drops the ones after it.
+ */
+export interface ArrayThenObjects {
+  elems: string[];
+  pretty: boolean;
+  objs: Array<{ line: string; broken: boolean }>;
+}
+export const arrayThenObjects: fc.Arbitrary<ArrayThenObjects> = fc.record({
+  elems: fc.array(fc.constantFrom(...REAL_LINES), { maxLength: 5 }),
+  pretty: fc.boolean(),
+  objs: fc.array(
+    fc.oneof(
+      fc.constantFrom(...REAL_LINES).map((line) => ({ line, broken: false })),
+      fc.tuple(fc.constantFrom(...REAL_LINES), fc.nat()).map(([l, at]) => ({ line: l.slice(0, 1 + (at % Math.max(1, l.length - 2))), broken: true })),
+    ),
+    { maxLength: 5 },
+  ),
+});
+
+export function buildArrayThenObjects(a: ArrayThenObjects): Buffer {
+  const arr = a.elems.map((l) => JSON.parse(l) as unknown);
+  const head = a.pretty ? JSON.stringify(arr, null, 2) : JSON.stringify(arr);
+  return Buffer.from([head, ...a.objs.map((o) => o.line)].join('\n') + '\n');
 }

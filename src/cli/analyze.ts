@@ -13,8 +13,9 @@ import { makeChalk } from './color.js';
 import { makeProgress } from './progress.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
 import { gateOptions, gateOptionsFrom, type GateArgs } from './gate-options.js';
-import { reportOutputOptions, reportTargetsFrom, writeReports, writeStepSummary, type ReportOutputArgs } from './report-outputs.js';
-import { EXIT_GATE, writeFileText, writeStdout } from './io.js';
+import { outputList, reportOutputOptions, reportTargetsFrom, writeReports, writeStepSummary, type ReportOutputArgs } from './report-outputs.js';
+import { EXIT_GATE, writeStdout } from './io.js';
+import { abortAll, checkOutputs, openOutputs, writeOutput } from './outputs.js';
 
 interface AnalyzeArgs extends InputArgs, GateArgs, ReportOutputArgs {
   format: string;
@@ -42,17 +43,25 @@ async function runAnalyze(a: AnalyzeArgs): Promise<void> {
   if (Array.isArray(a.output)) throw new InputUsageError('--output given more than once');
   const targets = reportTargetsFrom(a);
   if (a.output && targets.some((t) => path.resolve(t.file) === path.resolve(a.output!))) throw new InputUsageError(`--output ${a.output} is also a --report file`);
-  if (needsTimeline([a.format, ...targets.map((t) => t.format)])) opts.timeline = true;
-  const progress = makeProgress(process.stderr, process.env);
-  const report = await analyze({ ...opts, onProgress: (p) => progress.update(p) }).finally(() => progress.done());
-  const cwd = process.cwd();
-  const toTTY = !a.output && process.stdout.isTTY === true;
-  const chalk = makeChalk({ color: a.color, env: process.env, isTTY: toTTY });
-  const text = getFormatter(a.format as FormatName).render(report, { chalk, cwd });
-  const plain = { chalk: new Chalk({ level: 0 }), cwd };
-  await writeReports(report, targets, plain);
-  if (a.stepSummary) await writeStepSummary(report, process.env, plain);
-  if (a.output) await writeFileText(a.output, text);
-  else await writeStdout(text);
-  if (!report.gate.passed && report.gate.enforced) process.exitCode = EXIT_GATE;
+  // Outputs are checked (not an input, not a directory) and opened before the capture is read.
+  await checkOutputs(outputList(a.output, targets), opts, !a.output);
+  const outs = await openOutputs([...(a.output ? [a.output] : []), ...targets.map((t) => t.file)]);
+  try {
+    if (needsTimeline([a.format, ...targets.map((t) => t.format)])) opts.timeline = true;
+    const progress = makeProgress(process.stderr, process.env);
+    const report = await analyze({ ...opts, onProgress: (p) => progress.update(p) }).finally(() => progress.done());
+    const cwd = process.cwd();
+    const toTTY = !a.output && process.stdout.isTTY === true;
+    const chalk = makeChalk({ color: a.color, env: process.env, isTTY: toTTY });
+    const text = getFormatter(a.format as FormatName).render(report, { chalk, cwd });
+    const plain = { chalk: new Chalk({ level: 0 }), cwd };
+    const main = a.output ? outs[0]! : null;
+    await writeReports(report, targets, main ? outs.slice(1) : outs, plain);
+    if (a.stepSummary) await writeStepSummary(report, process.env, plain);
+    if (main) await writeOutput(main, text);
+    else await writeStdout(text);
+    if (!report.gate.passed && report.gate.enforced) process.exitCode = EXIT_GATE;
+  } finally {
+    await abortAll(outs);
+  }
 }

@@ -5,7 +5,7 @@ import yargs from 'yargs';
 import { analyzeCommand } from './analyze.js';
 import { compareCommand } from './compare.js';
 import { pairsCommand } from './pairs.js';
-import { diag, EXIT_USAGE } from './io.js';
+import { diag, EXIT_USAGE, oneLine } from './io.js';
 import { VERSION } from '../version.js';
 
 export function buildCli(argv: string[]) {
@@ -19,8 +19,13 @@ export function buildCli(argv: string[]) {
     .command(pairsCommand)
     .demandCommand(1, 'name a command')
     .fail((msg, err) => {
-      if (err) throw err;
-      diag(`${msg}\nRun callpair --help for usage.`);
+      if (err) {
+        // An error yargs met while parsing: one line too.
+        diag(oneLine(String(err.message ?? err)));
+        process.exit(EXIT_USAGE);
+      }
+      // yargs' own messages may span lines: one line here (diag escapes anything else unsafe).
+      diag(`${String(msg ?? '').replace(/[ \t]*\r?\n[ \t]*/g, ' ')} (callpair --help for usage)`);
       process.exit(EXIT_USAGE);
     })
     .help();

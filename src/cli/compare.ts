@@ -8,7 +8,8 @@ import { COMPARE_FORMAT_NAMES, renderCompare, type CompareFormatName } from '../
 import { InputUsageError } from '../input/sources.js';
 import { makeChalk } from './color.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
-import { writeFileText, writeStdout } from './io.js';
+import { writeStdout } from './io.js';
+import { checkOutputs, openOutput, writeOutput } from './outputs.js';
 
 interface CompareArgs extends InputArgs {
   format: string;
@@ -32,10 +33,18 @@ async function runCompare(a: CompareArgs): Promise<void> {
   if (opts.inputs.length === 0) throw new InputUsageError('no input given (a path, a directory, a glob, or - for stdin)');
   if (!(COMPARE_FORMAT_NAMES as string[]).includes(a.format)) throw new InputUsageError(`unknown format ${a.format}`);
   if (!Number.isInteger(a.maxCallers) || a.maxCallers < 1) throw new InputUsageError('--max-callers must be a positive whole number');
-  const result = await compare({ ...opts, maxCallers: a.maxCallers });
-  const toTTY = !a.output && process.stdout.isTTY === true;
-  const chalk = makeChalk({ color: a.color, env: process.env, isTTY: toTTY });
-  const text = renderCompare(result, a.format as CompareFormatName, { chalk });
-  if (a.output) await writeFileText(a.output, text);
-  else await writeStdout(text);
+  if (Array.isArray(a.output)) throw new InputUsageError('--output given more than once');
+  // The output is checked (not an input, not a directory) and opened before the capture is read.
+  await checkOutputs(a.output ? [{ file: a.output, flag: '--output ' }] : [], opts, !a.output);
+  const out = a.output ? await openOutput(a.output) : null;
+  try {
+    const result = await compare({ ...opts, maxCallers: a.maxCallers });
+    const toTTY = !a.output && process.stdout.isTTY === true;
+    const chalk = makeChalk({ color: a.color, env: process.env, isTTY: toTTY });
+    const text = renderCompare(result, a.format as CompareFormatName, { chalk });
+    if (out) await writeOutput(out, text);
+    else await writeStdout(text);
+  } finally {
+    await out?.abort();
+  }
 }

@@ -2,9 +2,11 @@
  * Output plumbing: stdout is data, stderr is diagnostics. A closed pipe (`| head`) ends quietly;
  * SIGINT stops promptly; the exit code is set, never forced, so piped output is never cut.
  */
-import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { unlinkSync } from 'node:fs';
 import { safeText } from '../formatters/safe.js';
+export { displayArg, oneLine } from '../formatters/safe.js';
+import { blockingOpens } from '../input/blocking.js';
 
 export const EXIT_OK = 0;
 export const EXIT_GATE = 1;
@@ -18,21 +20,49 @@ export function installPipeGuards(): void {
     process.exit(2);
   });
   process.on('SIGINT', () => {
+    removeTemps();
     diag('interrupted');
+    if (blockingOpens() > 0) {
+      // A thread is blocked opening a FIFO: process.exit would wait for it forever. Die by the
+      // signal itself (the shell sees 130, like exit 130).
+      process.removeAllListeners('SIGINT');
+      process.kill(process.pid, 'SIGINT');
+    }
     process.exit(130);
   });
+  process.on('exit', removeTemps);
+  // Whatever escapes the commands' own guard (a fault in a stream callback, a bug) is still one
+  // line and exit 2, never a stack trace with exit 1, which reads as "gate failed".
+  const fatal = (e: unknown) => {
+    const err = e as NodeJS.ErrnoException;
+    const text = err instanceof Error ? String(err.message).split('\n')[0]! : String(e);
+    diag(err instanceof Error && !err.code ? `internal error: ${text}` : text);
+    debugStack(err);
+    process.exit(2);
+  };
+  process.on('uncaughtException', fatal);
+  process.on('unhandledRejection', fatal);
+}
+
+/** Temporary output files not yet renamed into place (src/cli/outputs.ts): removed on any exit. */
+export const pendingTemps = new Set<string | Buffer>();
+export function trackTemp(file: string | Buffer): void {
+  pendingTemps.add(file);
+}
+function removeTemps(): void {
+  for (const f of pendingTemps) {
+    try {
+      unlinkSync(f);
+    } catch {
+      // already gone
+    }
+  }
+  pendingTemps.clear();
 }
 
 /** Writes text to stdout and waits until it is flushed (or the pipe closed). */
 export async function writeStdout(text: string): Promise<void> {
   if (!process.stdout.write(text)) await once(process.stdout, 'drain').catch(() => undefined);
-}
-
-export async function writeFileText(file: string, text: string): Promise<void> {
-  const ws = createWriteStream(file);
-  const done = once(ws, 'finish');
-  ws.end(text);
-  await done;
 }
 
 /** Longest diagnostic line (a message may echo a path or a profile's text). */
@@ -53,4 +83,9 @@ export function diagText(msg: string): string {
 /** A diagnostic on stderr (one line, or a few our own code joined with `\n`), made safe. */
 export function diag(msg: string): void {
   process.stderr.write(`${diagText(msg)}\n`);
+}
+
+/** With CALLPAIR_DEBUG set, an internal fault's stack follows its one-line message (through diag). */
+export function debugStack(err: unknown): void {
+  if (process.env.CALLPAIR_DEBUG && err instanceof Error && err.stack) diag(err.stack);
 }

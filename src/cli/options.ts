@@ -7,7 +7,8 @@ import type { Argv } from 'yargs';
 import { DEFAULT_MAX_FINDINGS, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_OPEN_CALLS, type AnalyzeOptions } from '../analyze.js';
 import { profileNames, UnknownProfileError } from '../profiles/index.js';
 import { InputUsageError } from '../input/sources.js';
-import { diag, EXIT_USAGE } from './io.js';
+import { debugStack, diag, EXIT_USAGE, oneLine } from './io.js';
+import { OutputError } from './outputs.js';
 
 /**
  * `--jobs` default: 1. Measured on the 2-core machine this project runs on, worker threads make a
@@ -88,18 +89,20 @@ export async function guarded(body: () => Promise<void>): Promise<void> {
   try {
     await body();
   } catch (e) {
-    if (e instanceof InputUsageError || e instanceof UnknownProfileError) {
-      diag(e.message);
+    if (e instanceof InputUsageError || e instanceof UnknownProfileError || e instanceof OutputError) {
+      // A usage message quotes what the user typed: always one line, anything unsafe escaped.
+      diag(oneLine(e.message));
       process.exitCode = EXIT_USAGE;
       return;
     }
+    // Anything else (a system error, an internal fault): still one line and exit 2, never a stack
+    // trace and never exit 1, which reads as "gate failed" (docs/guarantees.md). CALLPAIR_DEBUG=1
+    // prints the stack as well.
     const err = e as NodeJS.ErrnoException;
-    if (err && (err.code === 'ENOENT' || err.code === 'EACCES' || err.code === 'EISDIR')) {
-      diag(err.message);
-      process.exitCode = EXIT_USAGE;
-      return;
-    }
-    throw e;
+    const text = err instanceof Error ? String(err.message).split('\n')[0]! : String(e);
+    diag(err instanceof Error && !err.code ? `internal error: ${text}` : text);
+    debugStack(err);
+    process.exitCode = EXIT_USAGE;
   }
 }
 

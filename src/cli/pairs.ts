@@ -3,13 +3,14 @@
  * pass runs. Output is batched and the pass waits for 'drain' (constant memory on any capture);
  * a closed pipe ends quietly (io.ts).
  */
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
 import type { CommandModule } from 'yargs';
 import { pairs } from '../compare/pairs.js';
 import { PAIRS_FORMATTERS } from '../formatters/index.js';
 import { InputUsageError } from '../input/sources.js';
+import type { AnalyzeOptions } from '../analyze.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
+import { checkOutputs, openOutput, outputError, type OutputFile } from './outputs.js';
+import { diag, EXIT_USAGE, oneLine } from './io.js';
 
 interface PairsArgs extends InputArgs {
   output?: string;
@@ -27,7 +28,27 @@ const BATCH = 64 * 1024;
 async function runPairs(a: PairsArgs): Promise<void> {
   const opts = analyzeOptionsFrom(a);
   if (opts.inputs.length === 0) throw new InputUsageError('no input given (a path, a directory, a glob, or - for stdin)');
-  const out: NodeJS.WritableStream & { writableNeedDrain?: boolean } = a.output ? createWriteStream(a.output) : process.stdout;
+  if (Array.isArray(a.output)) throw new InputUsageError('--output given more than once');
+  // The output is checked (not an input, not a directory) and opened before the capture is read;
+  // lines go to a temporary file renamed into place at the end (docs/guarantees.md).
+  await checkOutputs(a.output ? [{ file: a.output, flag: '--output ' }] : [], opts, !a.output);
+  const file = a.output ? await openOutput(a.output) : null;
+  // A write that fails mid-run (no space left) ends it at once, as a failing stdout does (io.ts):
+  // one line, exit 2, the temporary file removed; reading on would only waste the time.
+  file?.stream.once('error', (e) => {
+    diag(oneLine(outputError(file.file, e).message));
+    process.exit(EXIT_USAGE);
+  });
+  try {
+    await writePairs(opts, file);
+    await file?.commit();
+  } finally {
+    await file?.abort();
+  }
+}
+
+async function writePairs(opts: AnalyzeOptions, file: OutputFile | null): Promise<void> {
+  const out: NodeJS.WritableStream & { writableNeedDrain?: boolean } = file ? file.stream : process.stdout;
   let closed = false;
   const stop = () => {
     closed = true;
@@ -74,9 +95,6 @@ async function runPairs(a: PairsArgs): Promise<void> {
   });
   flush();
   await waitDrain();
-  if (a.output) {
-    const done = once(out, 'finish');
-    out.end();
-    await done;
-  }
+  // A write failure (no space, /dev/full) ends the run with one line and exit 2.
+  if (file?.error()) throw outputError(file.file, file.error());
 }

@@ -3,13 +3,14 @@
  * more formats from the same pass, and `--step-summary` to append Markdown to
  * `$GITHUB_STEP_SUMMARY`. Parsed and checked before the capture is read, so a typo costs nothing.
  */
-import { appendFile, mkdir } from 'node:fs/promises';
+import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { FORMAT_NAMES, getFormatter, isFormatName, type FormatContext, type FormatName } from '../formatters/index.js';
 import { InputUsageError } from '../input/sources.js';
 import type { Report } from '../report/report.js';
-import { diag, writeFileText } from './io.js';
+import { diag, displayArg } from './io.js';
+import { outputError, writeOutput, type OutputFile } from './outputs.js';
 
 export function reportOutputOptions<T>(y: Argv<T>) {
   return y
@@ -37,7 +38,7 @@ export function reportTargetsFrom(a: ReportOutputArgs): ReportTarget[] {
     const eq = item.indexOf('=');
     const format = eq < 0 ? '' : item.slice(0, eq).trim();
     const file = eq < 0 ? '' : item.slice(eq + 1);
-    if (eq < 0 || file === '') throw new InputUsageError(`--report expects FORMAT=FILE, got "${item.slice(0, 80)}"`);
+    if (eq < 0 || file === '') throw new InputUsageError(`--report expects FORMAT=FILE, got "${displayArg(item.slice(0, 80))}"`);
     if (!isFormatName(format)) throw new InputUsageError(`--report: unknown format "${format.slice(0, 40)}" (one of ${FORMAT_NAMES.join(', ')})`);
     targets.push({ format, file });
   }
@@ -50,12 +51,14 @@ export function reportTargetsFrom(a: ReportOutputArgs): ReportTarget[] {
   return targets;
 }
 
-/** Writes every --report target (creating parent directories); files are never coloured. */
-export async function writeReports(report: Report, targets: readonly ReportTarget[], ctx: FormatContext): Promise<void> {
-  for (const t of targets) {
-    await mkdir(path.dirname(path.resolve(t.file)), { recursive: true });
-    await writeFileText(t.file, getFormatter(t.format).render(report, ctx));
-  }
+/** Writes every --report target, opened beforehand by `openOutputs` (same order); files are never coloured. */
+export async function writeReports(report: Report, targets: readonly ReportTarget[], outs: readonly OutputFile[], ctx: FormatContext): Promise<void> {
+  for (const [k, t] of targets.entries()) await writeOutput(outs[k]!, getFormatter(t.format).render(report, ctx));
+}
+
+/** The outputs of a run for `checkOutputs`: `--output` first, then each `--report`. */
+export function outputList(output: string | undefined, targets: readonly ReportTarget[]): { file: string; flag: string }[] {
+  return [...(output ? [{ file: output, flag: '--output ' }] : []), ...targets.map((t) => ({ file: t.file, flag: `--report ${t.format}=` }))];
 }
 
 /** Appends the Markdown summary to $GITHUB_STEP_SUMMARY; says so on stderr when it is not set. */
@@ -65,5 +68,9 @@ export async function writeStepSummary(report: Report, env: NodeJS.ProcessEnv, c
     diag('--step-summary: GITHUB_STEP_SUMMARY is not set, no summary written');
     return;
   }
-  await appendFile(file, getFormatter('markdown').render(report, ctx));
+  try {
+    await appendFile(file, getFormatter('markdown').render(report, ctx));
+  } catch (e) {
+    throw outputError(file, e);
+  }
 }

@@ -38,3 +38,23 @@ export function hasUnsafe(s: string): boolean {
 export function loc(l: { path: string; line: number } | null | undefined): string {
   return l ? `${safeText(l.path, 400)}:${l.line}` : '—';
 }
+
+/**
+ * Text made safe for one line of a terminal: C0/C1 controls (ESC, newline, CR…), DEL, bidi
+ * controls, line separators and lone surrogates are written as visible escapes (`\x1b`, `\u202e`),
+ * never raw; long text is cut with a marker.
+ */
+export function oneLine(s: string, max = 2000): string {
+  let out = s.replace(UNSAFE, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+  if (out.length > max) out = `${out.slice(0, max)}…[+${out.length - max} chars]`;
+  return out;
+}
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** An argument (a path, a value) quoted into a diagnostic: escaped as by `oneLine`, at most 300 chars. */
+export function displayArg(s: string): string {
+  return oneLine(s, 300);
+}

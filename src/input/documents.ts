@@ -1,41 +1,78 @@
 /**
  * JSON documents (a top-level array of records, or a stream of concatenated pretty-printed
- * values), read with stream-json's tokenizer without loading the whole document. Input is fed
- * line by line, so every record keeps the physical line it starts on. A top-level array's elements
- * are the records; otherwise each top-level value is one.
+ * values): a byte scanner finds where each record starts and ends (strings, escapes, bracket
+ * nesting) without building anything, and each record's bytes are parsed on their own, as a JSONL
+ * line is. So a record is bounded like a JSONL line (docs/inputs.md): one longer than
+ * `maxValueBytes` (e.g. a 400 MB string) is never held, only counted as oversized, and reading goes
+ * on after it; memory is that of the largest record kept, not of the document.
  *
- * Ledger for documents: `lines` are physical lines, `parsed` the records; a syntax error ends the
- * document (nothing after it can be trusted) and counts one malformed record at its line.
+ * A top-level array's elements are the records; otherwise each top-level value is one. A record that
+ * does not parse is one malformed record at the line it starts on; where the structure itself
+ * breaks (a closing bracket that does not match, a raw newline inside a string, junk between
+ * records), the scanner counts one malformed record and resumes at the next line that starts with
+ * `{`, so a syntax error never silently drops the rest of the document.
+ *
+ * Ledger for documents: `lines` are physical lines, `parsed` the records.
  */
-import { StringDecoder } from 'node:string_decoder';
-import { jsonParser } from 'stream-json/core/parser.js';
-import { Assembler } from 'stream-json/core/assembler.js';
-import { none, isMany, getManyValues } from 'stream-chain/defs.js';
 import type { LineLedger, LineSink } from './lines.js';
 
-type Token = { name: string; value?: unknown };
+const NL = 0x0a;
+const CR = 0x0d;
+const SP = 0x20;
+const TAB = 0x09;
+const QUOTE = 0x22;
+const BSLASH = 0x5c;
+const COMMA = 0x2c;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+const LBRACK = 0x5b;
+const RBRACK = 0x5d;
 
-/** Longest piece of one line held before it is fed to the tokenizer. */
-const PART = 1 << 16;
+const isWs = (c: number) => c === SP || c === NL || c === CR || c === TAB;
+/** Ends a bare token (number, true, false, null, or junk). */
+const endsToken = (c: number) => isWs(c) || c === COMMA || c === RBRACK || c === RBRACE || c === LBRACK || c === LBRACE || c === QUOTE;
+
+function find(chunk: Buffer, byte: number, from: number): number {
+  const p = chunk.indexOf(byte, from);
+  return p === -1 ? chunk.length : p;
+}
+
+interface Element {
+  line: number;
+  /** Pieces from earlier chunks (copies), unless skipping. */
+  pieces: Buffer[];
+  size: number;
+  /** Over the limit: no longer held, only measured. */
+  skipping: boolean;
+  /** A bare token (number, literal, junk) rather than an object, array or string. */
+  token: boolean;
+  /** Starts at column 0 of its line. */
+  col0: boolean;
+}
 
 export class DocumentReader {
   readonly ledger: LineLedger = { lines: 0, blank: 0, malformed: 0, oversized: 0, parsed: 0, unparsed: 0, bytes: 0 };
-  private readonly parse = jsonParser({ jsonStreaming: true, packValues: true, streamValues: false });
-  private readonly decoder = new StringDecoder('utf8');
   private readonly sink: LineSink;
   private readonly maxValueBytes: number;
-  private pending = '';
-  private line = 0;
-  private depth = 0;
-  /** 1 inside a top-level array (its elements are records), 0 for concatenated values. */
-  private base = -1;
-  private asm: Assembler | null = null;
-  private startLine = 0;
-  private valueChars = 0;
-  private failed = false;
-  private skippingValue = false;
-  /** Part of the current physical line was already fed (a line longer than PART chars). */
-  private inLine = false;
+  /** Line of the byte being scanned (1-based). */
+  private line = 1;
+  /** The current line has a byte that is not its newline (for the count of physical lines). */
+  private lineOpen = false;
+  private first = true;
+  /** The first value of the input is an array: its elements are the records. */
+  private arrayMode: boolean | null = null;
+  /** Inside a top-level array (between or in its elements). */
+  private outer = false;
+  /** Brackets open inside the current record (their bytes). */
+  private stack: number[] = [];
+  private inString = false;
+  private escaped = false;
+  private elem: Element | null = null;
+  /** After a structural error: skipping to a line that starts with `{`. */
+  private recovering = false;
+  private atLineStart = true;
+  /** The previous chunk ended with a newline (or there was none: the input starts a line). */
+  private prevEndedLine = true;
 
   constructor(opts: { sink: LineSink; maxValueBytes: number }) {
     this.sink = opts.sink;
@@ -44,115 +81,230 @@ export class DocumentReader {
 
   push(chunk: Buffer): void {
     this.ledger.bytes += chunk.length;
-    let text = this.pending + this.decoder.write(chunk);
-    let pos = 0;
-    for (;;) {
-      const nl = text.indexOf('\n', pos);
-      if (nl === -1) break;
-      this.feedLine(text.slice(pos, nl + 1));
-      pos = nl + 1;
+    let i = 0;
+    if (this.first && chunk.length > 0) {
+      this.first = false;
+      if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) i = 3;
     }
-    this.pending = text.slice(pos);
-    text = '';
-    // A long line (a minified document is one line) is fed in parts, never accumulated whole:
-    // holding it would grow without bound and re-scan it on every chunk.
-    if (this.pending.length > PART) {
-      this.feedText(this.pending, false);
-      this.pending = '';
+    const n = chunk.length;
+    /** Where the current element starts in this chunk (0 if it began in an earlier one). */
+    let start = 0;
+    let nq = -1;
+    let nb = -1;
+    let nn = -1;
+    while (i < n) {
+      const c = chunk[i]!;
+      if (this.elem) {
+        if (this.inString) {
+          if (this.escaped) {
+            this.escaped = false;
+            this.lineOpen = true;
+            i++;
+            continue;
+          }
+          // Jump to the next byte that matters in a string (quote, backslash, raw newline); each
+          // search is redone only once passed, so the scan stays linear.
+          if (nq < i) nq = find(chunk, QUOTE, i);
+          if (nb < i) nb = find(chunk, BSLASH, i);
+          if (nn < i) nn = find(chunk, NL, i);
+          const stop = nq < nb ? (nq < nn ? nq : nn) : nb < nn ? nb : nn;
+          if (stop > i) this.lineOpen = true;
+          i = stop;
+          if (i >= n) continue;
+          const d = chunk[i]!;
+          if (d === BSLASH) {
+            this.escaped = true;
+            i++;
+          } else if (d === QUOTE) {
+            this.inString = false;
+            i++;
+            if (this.stack.length === 0) this.finish(chunk, start, i);
+          } else {
+            // A raw newline cannot be inside a JSON string: the structure is lost from here.
+            this.breakElement(chunk, start, i);
+          }
+          continue;
+        }
+        if (this.elem.token) {
+          if (endsToken(c)) {
+            this.finish(chunk, start, i);
+            continue; // c is looked at again, between records
+          }
+          this.lineOpen = true;
+          i++;
+          continue;
+        }
+        if (c === NL) this.newline();
+        else {
+          this.lineOpen = true;
+          if (c === QUOTE) this.inString = true;
+          else if (c === LBRACE && this.elem.col0 && this.elem.line < this.line && (i === 0 ? this.prevEndedLine : chunk[i - 1] === NL)) {
+            // A record that began at column 0 is still open when a later line starts with `{` at
+            // column 0: a record that lost its closing bracket. It ends here, malformed, and the
+            // new line is read as the next record (so an unbalanced record never swallows the rest).
+            this.breakElement(chunk, start, i, false);
+            continue;
+          } else if (c === LBRACE || c === LBRACK) this.stack.push(c);
+          else if (c === RBRACE || c === RBRACK) {
+            const open = this.stack.pop();
+            if (open !== (c === RBRACE ? LBRACE : LBRACK)) {
+              this.breakElement(chunk, start, i + 1);
+              continue;
+            }
+            if (this.stack.length === 0) {
+              i++;
+              this.finish(chunk, start, i);
+              continue;
+            }
+          }
+        }
+        i++;
+        continue;
+      }
+
+      // Between records.
+      if (c === NL) {
+        this.newline();
+        i++;
+        continue;
+      }
+      this.lineOpen = true;
+      if (isWs(c)) {
+        i++;
+        continue;
+      }
+      const lineStart = this.atLineStart;
+      this.atLineStart = false;
+      if (this.recovering) {
+        if (!(lineStart && c === LBRACE)) {
+          i++;
+          continue;
+        }
+        this.recovering = false;
+      }
+      if (this.arrayMode === null) this.arrayMode = c === LBRACK;
+      if (this.arrayMode && !this.outer && c === LBRACK) {
+        this.outer = true;
+        i++;
+        continue;
+      }
+      if (this.outer && c === COMMA) {
+        i++;
+        continue;
+      }
+      if (this.outer && c === RBRACK) {
+        this.outer = false;
+        i++;
+        continue;
+      }
+      // A record starts here.
+      start = i;
+      this.elem = { line: this.line, pieces: [], size: 0, skipping: false, token: false, col0: i === 0 ? this.prevEndedLine : chunk[i - 1] === NL };
+      if (c === LBRACE || c === LBRACK) this.stack = [c];
+      else if (c === QUOTE) this.inString = true;
+      else if (c === RBRACE || c === RBRACK) {
+        // A closing bracket with nothing open: junk.
+        i++;
+        this.breakElement(chunk, start, i);
+        continue;
+      } else this.elem.token = true;
+      i++;
     }
+    // The chunk ends inside a record: keep its bytes (a copy) unless it is already too long.
+    if (this.elem) this.hold(chunk, start, n);
+    if (n > 0) this.prevEndedLine = chunk[n - 1] === NL;
   }
 
   end(): void {
-    const tail = this.pending + this.decoder.end();
-    this.pending = '';
-    if (tail.length > 0) this.feedLine(tail);
-    if (!this.failed) {
-      try {
-        this.tokens(this.parse(none as never));
-      } catch {
-        this.fail('truncated');
+    if (this.elem) {
+      if (this.elem.token && !this.inString) this.finish(Buffer.alloc(0), 0, 0);
+      else {
+        const e = this.elem;
+        this.elem = null;
+        this.stack = [];
+        this.inString = false;
+        if (e.skipping) this.oversized(e);
+        else this.malformed(e.line, 'truncated', e.size);
       }
-      if (this.asm && !this.failed) this.fail('truncated');
+    } else if (this.outer) {
+      // The top-level array is never closed: the document was cut (what was read is kept).
+      this.malformed(this.line - (this.lineOpen ? 0 : 1), 'truncated', 0);
+      this.outer = false;
     }
-  }
-
-  private feedLine(text: string): void {
-    this.feedText(text, true);
-  }
-
-  /** Feeds text of the current physical line; `endsLine` when it holds the line's end. */
-  private feedText(text: string, endsLine: boolean): void {
-    const first = !this.inLine;
-    this.inLine = !endsLine;
-    if (first) {
-      this.line++;
+    if (this.lineOpen) {
       this.ledger.lines++;
-    }
-    if (this.failed) return;
-    if (first && this.line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    if (this.asm || this.skippingValue) this.valueChars += text.length;
-    try {
-      this.tokens(this.parse(text));
-    } catch {
-      this.fail('invalid-json');
+      this.lineOpen = false;
     }
   }
 
-  private fail(reason: 'invalid-json' | 'truncated'): void {
-    this.failed = true;
-    this.ledger.malformed++;
-    this.sink.malformed(this.asm ? this.startLine : this.line, reason, this.valueChars);
-    this.asm = null;
+  private newline(): void {
+    this.ledger.lines++;
+    this.line++;
+    this.lineOpen = false;
+    this.atLineStart = true;
   }
 
-  private tokens(out: unknown): void {
-    if (out === none) return;
-    const list = isMany(out) ? (getManyValues(out) as Token[]) : [out as Token];
-    for (const t of list) this.token(t);
-  }
-
-  private token(t: Token): void {
-    const opens = t.name === 'startObject' || t.name === 'startArray';
-    const closes = t.name === 'endObject' || t.name === 'endArray';
-    if (this.base === -1) this.base = t.name === 'startArray' ? 1 : 0;
-    if (this.base === 1 && this.depth === 0) {
-      // The outer array itself; a second top-level value after it is read as concatenated values.
-      if (opens) {
-        this.depth = 1;
-        return;
-      }
-    }
-    if (this.base === 1 && this.depth === 1 && closes) {
-      this.depth = 0;
+  private hold(chunk: Buffer, start: number, end: number): void {
+    const e = this.elem!;
+    const n = end - start;
+    e.size += n;
+    if (e.skipping) return;
+    if (e.size > this.maxValueBytes) {
+      e.skipping = true;
+      e.pieces = [];
       return;
     }
-    const atRecordStart = this.depth === this.base || (this.base === 1 && this.depth === 0);
-    if (atRecordStart && !this.asm && !this.skippingValue) {
-      this.startLine = this.line;
-      this.valueChars = 0;
-      this.asm = new Assembler();
+    if (n > 0) e.pieces.push(Buffer.from(chunk.subarray(start, end)));
+  }
+
+  /** The current record ends at `end` (exclusive) of this chunk: parsed, or counted as oversized or malformed. */
+  private finish(chunk: Buffer, start: number, end: number): void {
+    this.hold(chunk, start, end);
+    const e = this.elem!;
+    this.elem = null;
+    this.stack = [];
+    if (e.skipping) {
+      this.oversized(e);
+      return;
     }
-    if (opens) this.depth++;
-    if (closes) this.depth--;
-    if (this.asm) {
-      (this.asm as unknown as { consume(t: Token): void }).consume(t);
-      if (this.valueChars > this.maxValueBytes) {
-        this.asm = null;
-        this.skippingValue = true;
-      }
+    const bytes = e.pieces.length === 1 ? e.pieces[0]! : Buffer.concat(e.pieces, e.size);
+    let value: unknown;
+    try {
+      value = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      this.malformed(e.line, 'invalid-json', e.size);
+      // Junk between records (a bare token that is no JSON): resume at the next record-like line.
+      if (e.token) this.recovering = true;
+      return;
     }
-    const done = this.depth === this.base || (this.base === 1 && this.depth === 0);
-    if (done && (this.asm || this.skippingValue)) {
-      if (this.skippingValue) {
-        this.ledger.oversized++;
-        this.sink.oversized(this.startLine, this.valueChars);
-        this.skippingValue = false;
-      } else {
-        const value = (this.asm as unknown as { current: unknown }).current;
-        this.asm = null;
-        this.ledger.parsed++;
-        this.sink.record(value, this.startLine, null);
-      }
-    }
+    this.ledger.parsed++;
+    this.sink.record(value, e.line, null);
+  }
+
+  /**
+   * The structure broke inside the current record (at `end` of this chunk): one malformed record,
+   * then skip to the next line that starts with `{`.
+   */
+  private breakElement(chunk: Buffer, start: number, end: number, recover = true): void {
+    this.hold(chunk, start, end);
+    const e = this.elem!;
+    this.elem = null;
+    this.stack = [];
+    this.inString = false;
+    this.escaped = false;
+    if (e.skipping) this.oversized(e);
+    else this.malformed(e.line, 'invalid-json', e.size);
+    this.recovering = recover;
+    this.atLineStart = !recover;
+  }
+
+  private malformed(line: number, reason: 'invalid-json' | 'truncated', bytes: number): void {
+    this.ledger.malformed++;
+    this.sink.malformed(Math.max(1, line), reason, bytes);
+  }
+
+  private oversized(e: Element): void {
+    this.ledger.oversized++;
+    this.sink.oversized(e.line, e.size);
   }
 }

@@ -3,11 +3,12 @@
  * fast path (lines.ts) or a JSON document (documents.ts). A read that fails mid-input keeps what
  * was read and reports the failure with its byte offset.
  */
-import { statSync } from 'node:fs';
+import { constants, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
-import type { Source } from './sources.js';
+import { fileKind, type Source } from './sources.js';
+import { blockingOpen } from './blocking.js';
+import { ByteSource, gunzipMembers, type GzipFault } from './gunzip.js';
+import { sniff, SNIFF_MAX, type Sniffed } from './sniff.js';
 import { LineReader, type LineLedger, type LineSink } from './lines.js';
 import type { DocumentReader } from './documents.js';
 import { ParallelLineReader, type WorkerPool } from './parallel.js';
@@ -78,8 +79,21 @@ export class ChunkRecycler {
  * A file's bytes in chunks, with one read ahead: the next read runs in the thread pool while the
  * current chunk is processed (so a busy machine's scheduling delays do not add up per chunk).
  */
-async function* fileChunks(file: string, recycler: ChunkRecycler): AsyncGenerator<Buffer> {
-  const fh = await open(file, 'r');
+async function* fileChunks(file: string | Buffer, recycler: ChunkRecycler, regularOnly: boolean): AsyncGenerator<Buffer> {
+  // A file found by walking a directory or a glob is read only if it is a regular file: opened
+  // without blocking (a FIFO would wait for a writer) and checked on the descriptor itself, so a
+  // link to /dev/zero or a FIFO swapped in after the walk is skipped too (docs/inputs.md).
+  const fh = regularOnly ? await open(file, constants.O_RDONLY | constants.O_NONBLOCK) : await blockingOpen(() => open(file, 'r'));
+  if (regularOnly) {
+    const st = await fh.stat().catch(async (e: unknown) => {
+      await fh.close();
+      throw e;
+    });
+    if (!st.isFile()) {
+      await fh.close();
+      throw new Error(`skipped, ${fileKind(st)}, not a regular file`);
+    }
+  }
   // Sequential reads (position null), one at a time: works for FIFOs and process substitution too,
   // where a positioned read fails (ESPIPE).
   const next = () => {
@@ -106,7 +120,7 @@ async function* fileChunks(file: string, recycler: ChunkRecycler): AsyncGenerato
 
 function rawStream(source: Source, opts: ReadOptions, recycler: ChunkRecycler): AsyncIterable<Buffer> {
   if (source.file === null) return (opts.stdin ?? process.stdin) as AsyncIterable<Buffer>;
-  return fileChunks(source.file, recycler);
+  return fileChunks(source.file, recycler, source.regularOnly === true);
 }
 
 export async function readSource(source: Source, sink: LineSink, opts: ReadOptions): Promise<ReadResult> {
@@ -114,82 +128,93 @@ export async function readSource(source: Source, sink: LineSink, opts: ReadOptio
   const recycler = new ChunkRecycler(CHUNK);
   const raw = rawStream(source, opts, recycler);
   const it = raw[Symbol.asyncIterator]();
-  let compressedBytes = 0;
-  let first: IteratorResult<Buffer>;
-  try {
-    first = await it.next();
-  } catch (e) {
-    const ledger: LineLedger = { lines: 0, blank: 0, malformed: 0, oversized: 0, parsed: 0, unparsed: 0, bytes: 0 };
-    return { format: 'jsonl', gzip: false, ledger, error: { message: errText(e), byteOffset: 0 } };
-  }
-  const head = first.done ? Buffer.alloc(0) : toBuf(first.value);
-  const gzip = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
-
-  async function* rest(): AsyncGenerator<Buffer> {
-    if (head.length) {
-      compressedBytes += head.length;
-      yield head;
-    }
-    for (;;) {
-      const r = await it.next();
-      if (r.done) return;
-      const b = toBuf(r.value);
-      compressedBytes += b.length;
-      yield b;
-    }
-  }
-
-  let bytes: AsyncIterable<Buffer>;
-  if (gzip) {
-    const gunzip = createGunzip({ chunkSize: 256 * 1024 });
-    const src = Readable.from(rest());
-    src.on('error', (e) => gunzip.destroy(e));
-    src.pipe(gunzip);
-    bytes = gunzip;
-  } else {
-    bytes = rest();
-  }
-
-  let reader: { push(b: Buffer): void | Promise<void>; end(): void | Promise<void>; ledger: LineLedger } | null = null;
+  const src = new ByteSource(it);
+  let gzip = false;
   let format: 'jsonl' | 'json' = 'jsonl';
   let error: ReadResult['error'] = null;
+  let reader: { push(b: Buffer): void | Promise<void>; end(): void | Promise<void>; ledger: LineLedger } | null = null;
+  const gz: { value: GzipFault | null } = { value: null };
+  let bytes: AsyncIterator<Buffer> | null = null;
   try {
-    for await (const chunk of bytes) {
-      if (!reader) {
-        format = looksLikeDocument(chunk, source.path) ? 'json' : 'jsonl';
-        reader =
-          format === 'json'
-            ? new (await loadDocumentReader())({ sink, maxValueBytes: opts.maxLineBytes })
-            : pool
-              ? new ParallelLineReader(pool, {
-                  maxLineBytes: opts.maxLineBytes,
-                  sink,
-                  recycle: gzip ? undefined : (ab) => recycler.give(ab),
-                  local: { needles: opts.needles, validateAll: opts.validateAll, keep: opts.keep ?? null },
-                })
-              : new LineReader({ needles: opts.needles, maxLineBytes: opts.maxLineBytes, validateAll: opts.validateAll, sink, keep: opts.keep });
+    await src.fill(2);
+    gzip = src.length >= 2 && src.peek(2)[0] === 0x1f && src.peek(2)[1] === 0x8b;
+    bytes = gzip ? gunzipMembers(src, gz) : src.rest();
+
+    // The first bytes decide the format (sniff.ts); they are held until it is decided.
+    const head: Buffer[] = [];
+    let headLen = 0;
+    let ended = false;
+    let tried = 0;
+    let kind: Sniffed | null = null;
+    try {
+      for (;;) {
+        if (headLen === 0 || ended || headLen >= tried * 2 || headLen >= SNIFF_MAX) {
+          tried = headLen;
+          kind = sniff(head.length === 1 ? head[0]! : Buffer.concat(head, headLen), source.path, ended);
+          if (kind) break;
+        }
+        const r = await bytes!.next();
+        if (r.done) ended = true;
+        else if (r.value.length > 0) {
+          head.push(r.value);
+          headLen += r.value.length;
+        }
       }
-      const wait = reader.push(chunk);
-      if (wait) await wait;
-      // The single-threaded line reader is done with the chunk (it copies what it keeps).
-      if (!gzip && reader instanceof LineReader && chunk.buffer instanceof ArrayBuffer) recycler.give(chunk.buffer);
-      opts.progress?.(reader.ledger.bytes);
-      const drained = opts.drain?.();
-      if (drained) await drained;
+    } catch (e) {
+      // A read failure before the format is known: what was read is still read.
+      error = { message: errText(e), byteOffset: gzip ? src.offset : headLen };
+      kind = sniff(Buffer.concat(head, headLen), source.path, true);
+      ended = true;
+    }
+    if (kind!.kind === 'unsupported') {
+      // Not read as lines: one INPUT_ERROR says what it is.
+      error ??= { message: `${gzip ? 'gzip holding ' : ''}${(kind as { what: string }).what}; not read`, byteOffset: 0 };
+    } else {
+      format = kind!.kind;
+      reader =
+        format === 'json'
+          ? new (await loadDocumentReader())({ sink, maxValueBytes: opts.maxLineBytes })
+          : pool
+            ? new ParallelLineReader(pool, {
+                maxLineBytes: opts.maxLineBytes,
+                sink,
+                recycle: gzip ? undefined : (ab) => recycler.give(ab),
+                local: { needles: opts.needles, validateAll: opts.validateAll, keep: opts.keep ?? null },
+              })
+            : new LineReader({ needles: opts.needles, maxLineBytes: opts.maxLineBytes, validateAll: opts.validateAll, sink, keep: opts.keep });
+      const feed = async (chunk: Buffer) => {
+        const wait = reader!.push(chunk);
+        if (wait) await wait;
+        // The single-threaded line reader and the document reader are done with the chunk (they copy what they keep).
+        if (!gzip && (reader instanceof LineReader || format === 'json') && chunk.buffer instanceof ArrayBuffer && chunk.byteOffset === 0) recycler.give(chunk.buffer);
+        opts.progress?.(reader!.ledger.bytes);
+        const drained = opts.drain?.();
+        if (drained) await drained;
+      };
+      for (const chunk of head) await feed(chunk);
+      head.length = 0;
+      if (!ended) {
+        for (;;) {
+          const r = await bytes!.next();
+          if (r.done) break;
+          await feed(r.value);
+        }
+      }
     }
   } catch (e) {
-    const decoded = reader?.ledger.bytes ?? 0;
-    error = { message: errText(e), byteOffset: gzip ? compressedBytes : decoded };
+    error ??= { message: errText(e), byteOffset: gzip ? src.offset : (reader?.ledger.bytes ?? 0) };
   } finally {
-    // Also after a gzip error: the file under a failed gunzip would otherwise stay open.
+    // Also after a failure: the file (and an inflater) would otherwise stay open.
+    await bytes?.return?.(undefined)?.catch(() => undefined);
     if (source.file !== null) await it.return?.(undefined)?.catch(() => undefined);
   }
+  if (gz.value && !error) error = gz.value;
   if (!reader) reader = new LineReader({ needles: opts.needles, maxLineBytes: opts.maxLineBytes, validateAll: opts.validateAll, sink });
   await reader.end();
   return { format, gzip, ledger: reader.ledger, error };
 }
 
-/** stream-json is loaded only for JSON documents: it costs startup time on every JSONL run otherwise. */
+/** The document reader is loaded only for JSON documents: it costs startup time on every JSONL run otherwise. */
 async function loadDocumentReader(): Promise<typeof DocumentReader> {
   return (await import('./documents.js')).DocumentReader;
 }
@@ -206,25 +231,4 @@ function errText(e: unknown): string {
     return err.code && !String(err.message).startsWith(err.code) ? `${err.code}: ${err.message}` : String(err.message);
   }
   return String(e);
-}
-
-/**
- * A JSON document (a top-level array, or concatenated pretty-printed values) rather than JSONL:
- * the first non-blank byte is `[`, or a `.json` file whose first line is not a complete value.
- */
-export function looksLikeDocument(chunk: Buffer, name: string): boolean {
-  let i = 0;
-  if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) i = 3;
-  while (i < chunk.length && (chunk[i] === 0x20 || chunk[i] === 0x0a || chunk[i] === 0x0d || chunk[i] === 0x09)) i++;
-  if (i >= chunk.length) return false;
-  if (chunk[i] === 0x5b) return true;
-  if (chunk[i] !== 0x7b || !/\.json(\.gz)?$/i.test(name)) return false;
-  const nl = chunk.indexOf(0x0a, i);
-  if (nl === -1) return false;
-  try {
-    JSON.parse(chunk.toString('utf8', i, nl));
-    return false;
-  } catch {
-    return true;
-  }
 }

@@ -3,16 +3,22 @@
  * order for *.jsonl, *.ndjson, *.json and the same with .gz), globs expanded by the tool itself,
  * and `-` for stdin.
  */
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { displayArg } from '../formatters/safe.js';
 
 export interface Source {
-  /** Displayed path (as given, or relative to the directory argument's own path). */
+  /** Displayed path (as given, or relative to the directory argument's own path); bytes of a name that are not UTF-8 are shown as `\\xNN`. */
   path: string;
-  /** Filesystem path, or null for stdin. */
-  file: string | null;
+  /** Filesystem path (bytes when the name is not UTF-8), or null for stdin. */
+  file: string | Buffer | null;
   /** Role for profiles that need it (assay: `caller`, `upstream`); default `capture`. */
   role: SourceRole;
+  /**
+   * Found by walking a directory or expanding a glob: read only if, after following links, it is a
+   * regular file (checked again on the open descriptor, so a swap after the walk is caught too).
+   */
+  regularOnly?: boolean;
 }
 
 export type SourceRole = 'capture' | 'caller' | 'upstream';
@@ -30,31 +36,117 @@ export function isCaptureName(name: string): boolean {
 
 /** Byte-wise comparison, so the order does not depend on locale or filesystem. */
 function byteOrder(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
 
-/** A directory entry the walk could not read: where, and why (an errno code, or `not a regular file`). */
+/**
+ * A file name's bytes for display: valid UTF-8 as it is, every byte that is not part of a valid
+ * UTF-8 sequence as `\\xNN` (names are bytes on POSIX; docs/inputs.md).
+ */
+export function displayName(name: Buffer | string): string {
+  if (typeof name === 'string') return name;
+  const text = name.toString('utf8');
+  if (!text.includes('\ufffd') || Buffer.from(text).equals(name)) return text;
+  let out = '';
+  let i = 0;
+  while (i < name.length) {
+    const b = name[i]!;
+    const n = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (n > 0 && i + n <= name.length) {
+      const piece = name.subarray(i, i + n);
+      const dec = piece.toString('utf8');
+      if (!dec.includes('\ufffd') && Buffer.from(dec).equals(piece)) {
+        out += dec;
+        i += n;
+        continue;
+      }
+    }
+    out += `\\x${b.toString(16).padStart(2, '0')}`;
+    i++;
+  }
+  return out;
+}
+
+/** A name's bytes as the path to open: a string when it is UTF-8 (round-trips), else the bytes. */
+function fsName(bytes: Buffer): string | Buffer {
+  const text = bytes.toString('utf8');
+  return Buffer.from(text).equals(bytes) ? text : bytes;
+}
+
+function joinPath(dir: string | Buffer, name: Buffer): string | Buffer {
+  if (typeof dir === 'string') {
+    const n = fsName(name);
+    if (typeof n === 'string') return path.join(dir, n);
+    dir = Buffer.from(dir);
+  }
+  const sep = dir.length > 0 && dir[dir.length - 1] !== 0x2f ? Buffer.from('/') : Buffer.alloc(0);
+  return Buffer.concat([dir, sep, name]);
+}
+
+/** What a non-regular file is, for the message that says why it was skipped. */
+export function fileKind(st: import('node:fs').Stats): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  return 'an unknown kind of file';
+}
+
+/** A directory entry the walk could not read or skipped: where, and why. */
 export interface WalkError {
   path: string;
   reason: string;
 }
 
-async function walk(dir: string, out: string[], errors: WalkError[], skipped: string[] = []): Promise<void> {
-  let entries: import('node:fs').Dirent[];
+interface Walked {
+  file: string | Buffer;
+  display: string;
+}
+
+async function walk(dir: string | Buffer, display: string, out: Walked[], errors: WalkError[], skipped: string[] = []): Promise<void> {
+  let entries: import('node:fs').Dirent<Buffer>[];
   try {
-    entries = await fs.readdir(dir, { withFileTypes: true });
+    entries = await fs.readdir(dir, { withFileTypes: true, encoding: 'buffer' });
   } catch (e) {
-    errors.push({ path: dir, reason: (e as NodeJS.ErrnoException).code ?? (e as Error).message });
+    errors.push({ path: display, reason: `cannot be listed (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}), skipped` });
     return;
   }
-  entries.sort((a, b) => byteOrder(a.name, b.name));
+  entries.sort((a, b) => Buffer.compare(a.name, b.name));
   for (const ent of entries) {
-    const p = path.join(dir, ent.name);
-    if (ent.isDirectory()) await walk(p, out, errors, skipped);
-    else if ((ent.isFile() || ent.isSymbolicLink()) && isCaptureName(ent.name)) out.push(p);
+    const p = joinPath(dir, ent.name);
+    const shown = path.join(display, displayName(ent.name));
+    if (ent.isDirectory()) {
+      await walk(p, shown, out, errors, skipped);
+      continue;
+    }
+    if (!isCaptureName(ent.name.toString('latin1'))) {
+      if (ent.isFile()) skipped.push(shown);
+      continue;
+    }
+    if (ent.isFile()) {
+      out.push({ file: p, display: shown });
+      continue;
+    }
+    if (ent.isSymbolicLink()) {
+      // The special-file rule applies to what the link names: a link to /dev/zero or to a FIFO
+      // would read forever or block, so it is skipped and said so (docs/inputs.md).
+      let st: import('node:fs').Stats;
+      try {
+        st = await fs.stat(p);
+      } catch (e) {
+        errors.push({ path: shown, reason: `skipped, a link that cannot be followed (${(e as NodeJS.ErrnoException).code ?? 'error'})` });
+        continue;
+      }
+      if (st.isFile()) out.push({ file: p, display: shown });
+      else errors.push({ path: shown, reason: `skipped, a link to ${fileKind(st)}, not a regular file` });
+      continue;
+    }
     // A FIFO, socket or device named like a capture would block or fail: reported, never read.
-    else if (isCaptureName(ent.name)) errors.push({ path: p, reason: 'not a regular file' });
-    else if (ent.isFile()) skipped.push(p);
+    // (A filesystem that does not report entry types is asked with lstat.)
+    const st = await fs.lstat(p).catch(() => null);
+    if (st?.isFile()) out.push({ file: p, display: shown });
+    else errors.push({ path: shown, reason: `skipped, ${st ? fileKind(st) : 'not a regular file'}${st && !st.isDirectory() ? ', not a regular file' : ''}` });
   }
 }
 
@@ -85,14 +177,30 @@ export async function resolveSources(args: readonly string[], role: SourceRole =
     } catch {
       st = null;
     }
+    let file: string | Buffer = arg;
+    let shown = arg;
+    if (!st && arg.includes('\ufffd')) {
+      // A name that is not UTF-8 reaches process.argv with U+FFFD in place of its bytes: the
+      // original bytes are taken from the command line itself (Linux /proc/self/cmdline).
+      const raw = rawArgument(arg);
+      if (raw) {
+        try {
+          st = await fs.stat(raw);
+          file = raw;
+          shown = displayName(raw);
+        } catch {
+          st = null;
+        }
+      }
+    }
     if (st?.isDirectory()) {
-      const files: string[] = [];
-      await walk(arg, files, walkErrors, skipped);
-      for (const f of files) sources.push({ path: f, file: f, role });
+      const files: Walked[] = [];
+      await walk(file, shown, files, walkErrors, skipped);
+      for (const f of files) sources.push({ path: f.display, file: f.file, role, regularOnly: true });
       continue;
     }
     if (st) {
-      sources.push({ path: arg, file: arg, role });
+      sources.push({ path: shown, file, role });
       continue;
     }
     // Loaded only when needed: it costs startup time on every run otherwise.
@@ -100,10 +208,55 @@ export async function resolveSources(args: readonly string[], role: SourceRole =
     if (isDynamicPattern(arg)) {
       const matches = (await glob(arg, { onlyFiles: true, dot: false, expandDirectories: false })).sort(byteOrder);
       if (matches.length === 0) throw new InputUsageError(`no input matches ${JSON.stringify(arg)}`);
-      for (const f of matches) sources.push({ path: f, file: f, role });
+      // tinyglobby lists FIFOs and devices as files: the special-file rule applies (checked at open).
+      for (const f of matches) {
+        const raw = f.includes('\ufffd') ? await rawName(f) : null;
+        sources.push({ path: raw ? displayName(raw) : f, file: raw ?? f, role, regularOnly: true });
+      }
       continue;
     }
-    throw new InputUsageError(`cannot read ${arg}: no such file or directory`);
+    throw new InputUsageError(`cannot read ${displayArg(arg)}: no such file or directory`);
   }
   return { sources, walkErrors, skipped };
+}
+
+let cmdline: Buffer[] | null = null;
+
+/** The raw bytes of the command-line argument that process.argv shows (lossily) as `arg`, if any. */
+export function rawArgument(arg: string): Buffer | null {
+  if (cmdline === null) {
+    try {
+      const all = readFileSync('/proc/self/cmdline');
+      cmdline = [];
+      let s = 0;
+      for (let i = 0; i < all.length; i++) {
+        if (all[i] === 0) {
+          cmdline.push(all.subarray(s, i));
+          s = i + 1;
+        }
+      }
+    } catch {
+      cmdline = [];
+    }
+  }
+  for (const b of cmdline) if (b.toString('utf8') === arg && !Buffer.from(arg).equals(b)) return b;
+  // `--opt=value` forms carry the value after the `=`.
+  for (const b of cmdline) {
+    const eq = b.indexOf(0x3d);
+    if (eq > 0 && b.subarray(eq + 1).toString('utf8') === arg && !Buffer.from(arg).equals(b.subarray(eq + 1))) return Buffer.from(b.subarray(eq + 1));
+  }
+  return null;
+}
+
+/** The bytes of a file name that a glob returned lossily (U+FFFD for bytes that are not UTF-8). */
+async function rawName(f: string): Promise<Buffer | null> {
+  const dir = path.dirname(f);
+  const base = path.basename(f);
+  try {
+    const names = await fs.readdir(dir, { encoding: 'buffer' });
+    const hit = names.find((n) => n.toString('utf8') === base);
+    return hit ? Buffer.concat([Buffer.from(dir === '.' && !f.startsWith('.') ? '' : `${dir}/`), hit]) : null;
+  } catch {
+    return null;
+  }
 }

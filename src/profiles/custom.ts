@@ -23,6 +23,7 @@ import { classify, recordsOf, type ReadRecord } from './lang/classify.js';
 import { deriveNeedles } from './lang/needles.js';
 import type { Path } from './lang/path.js';
 import { parseProfileSpec, ProfileSpecError, specMarkers, type Cond, type ProfileSpec } from './lang/spec.js';
+import { displayArg } from '../formatters/safe.js';
 import { finding } from '../report/findings.js';
 import type { NoteCode } from '../report/notes.js';
 import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from './types.js';
@@ -42,13 +43,13 @@ export function loadCustomSpec(file: string): CustomProfileSpec {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new CustomProfileError(`cannot read profile ${file}: ${(e as Error).message}`);
+    throw new CustomProfileError(`cannot read profile ${displayArg(file)}: ${(e as Error).message}`);
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new CustomProfileError(`profile ${file} is not valid JSON: ${(e as Error).message}`);
+    throw new CustomProfileError(`profile ${displayArg(file)} is not valid JSON: ${(e as Error).message}`);
   }
   return parseCustomSpec(raw);
 }
@@ -142,7 +143,8 @@ export function customProfile(spec: CustomProfileSpec): Profile {
     keep: customKeep(spec),
     open(source: Source, ctx: ProfileContext): RecordHandler | null {
       if (source.role !== 'capture') return null;
-      const fileName = source.file === null ? '-' : path.basename(source.file);
+      // A name that is not UTF-8 is matched by its displayed form (bytes escaped as \xNN).
+      const fileName = source.file === null ? '-' : path.basename(typeof source.file === 'string' ? source.file : source.path);
       let callSeq = 0;
       return {
         record(value: unknown, loc: Loc): RecordOutcome {

@@ -1,0 +1,246 @@
+/**
+ * Output files (`--output`, `--report FORMAT=FILE`), for every command (docs/guarantees.md):
+ *
+ * - an output that is the same file as an input (same device and inode: hard links and symlinks
+ *   count, and stdin redirected from a file) is refused, exit 2, before anything is opened for writing;
+ * - a regular file is written to a temporary file in the same folder, then renamed over the target,
+ *   so a failed or interrupted run never leaves a half-written report or truncates what was there;
+ * - a target that exists and is not a regular file (`/dev/null`, `/dev/stdout`, a FIFO) is written
+ *   in place; a directory is refused;
+ * - the target's folder is created when missing;
+ * - any failure (no space, no permission, a path under a file) is one line on stderr and exit 2.
+ */
+import { fstatSync, type Stats, type WriteStream } from 'node:fs';
+import { mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { once } from 'node:events';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { rawArgument, resolveSources, type Source } from '../input/sources.js';
+import { displayArg, pendingTemps, trackTemp } from './io.js';
+import { blockingOpen } from '../input/blocking.js';
+
+/** A failure to write an output: one line on stderr, exit 2. */
+export class OutputError extends Error {
+  override name = 'OutputError';
+}
+
+
+function reason(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code === 'ENOSPC') return 'no space left on device (ENOSPC)';
+  if (err?.code === 'EACCES' || err?.code === 'EPERM') return `permission denied (${err.code})`;
+  if (err?.code === 'ENOTDIR') return 'a part of the path is not a directory (ENOTDIR)';
+  if (err?.code === 'EISDIR') return 'is a directory (EISDIR)';
+  if (err?.code === 'EROFS') return 'read-only file system (EROFS)';
+  if (err?.code) return err.code;
+  return String(err?.message ?? e).split('\n')[0]!;
+}
+
+export function outputError(file: string, e: unknown): OutputError {
+  return e instanceof OutputError ? e : new OutputError(`cannot write ${displayArg(file)}: ${reason(e)}`);
+}
+
+async function statOrNull(p: string | Buffer): Promise<Stats | null> {
+  try {
+    return await stat(p);
+  } catch {
+    return null;
+  }
+}
+
+/** Input arguments of a run, as given (paths, directories, globs, `-`). */
+export interface InputArgsLists {
+  inputs: readonly string[];
+  caller?: readonly string[];
+  upstream?: readonly string[];
+}
+
+/**
+ * Refuses outputs that name an input, a directory, or the same file twice. Runs before any input
+ * is read and before any output is opened; input arguments that do not resolve are left to the
+ * run itself (it reports them).
+ */
+export async function checkOutputs(
+  outputs: readonly { file: string; /** `--output ` or `--report json=` */ flag: string }[],
+  inputs: InputArgsLists,
+  /** The main output goes to stdout: refuse it too when stdout is an input file (`>> x.jsonl`). */
+  toStdout = false,
+): Promise<void> {
+  let stdoutId: string | null = null;
+  if (toStdout) {
+    try {
+      const s = fstatSync(1);
+      if (s.isFile()) stdoutId = `${s.dev}:${s.ino}`;
+    } catch {
+      // no stdout
+    }
+  }
+  if (outputs.length === 0 && stdoutId === null) return;
+  const ids = new Map<string, string>();
+  const idOf = (s: Stats) => `${s.dev}:${s.ino}`;
+  const lists = [inputs.caller ?? [], inputs.inputs, inputs.upstream ?? []];
+  for (const list of lists) {
+    for (const arg of list) {
+      if (arg === '-') {
+        try {
+          const s = fstatSync(0);
+          if (s.isFile()) ids.set(idOf(s), 'stdin');
+        } catch {
+          // no stdin
+        }
+        continue;
+      }
+      let files: Source[] = [];
+      try {
+        files = (await resolveSources([arg])).sources;
+      } catch {
+        continue;
+      }
+      for (const f of files) {
+        const s = f.file === null ? null : await statOrNull(f.file);
+        if (s) ids.set(idOf(s), f.path);
+      }
+    }
+  }
+  if (stdoutId !== null && ids.has(stdoutId)) {
+    throw new OutputError(`stdout is the same file as the input ${displayArg(ids.get(stdoutId)!)}: refusing to write into an input (use --output)`);
+  }
+  const seen = new Map<string, string>();
+  for (const o of outputs) {
+    const s = await statOrNull(osPath(o.file));
+    if (s?.isDirectory()) throw new OutputError(`${o.flag}${displayArg(o.file)}: is a directory`);
+    if (s) {
+      const input = ids.get(idOf(s));
+      if (input !== undefined) throw new OutputError(`${o.flag}${displayArg(o.file)} is the same file as the input ${displayArg(input)}: refusing to overwrite an input`);
+    }
+    const key = s && s.isFile() ? idOf(s) : path.resolve(o.file);
+    const other = seen.get(key);
+    if (other !== undefined) throw new OutputError(`${o.flag}${displayArg(o.file)} is also ${other}: name each output once`);
+    seen.set(key, `${o.flag}${displayArg(o.file)}`);
+  }
+}
+
+/** One output being written: a stream, then `commit` (rename into place) or `abort`. */
+export interface OutputFile {
+  readonly file: string;
+  readonly stream: WriteStream;
+  /** The first write error, if any (the stream stops accepting writes). */
+  error(): unknown;
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/** The path to open: a name given with bytes that are not UTF-8 is taken from the command line as bytes. */
+function osPath(file: string): string | Buffer {
+  return file.includes('\ufffd') ? (rawArgument(file) ?? file) : file;
+}
+
+/** Opens an output (see the file comment); failures are OutputErrors. */
+export async function openOutput(given: string): Promise<OutputFile> {
+  const file = given;
+  const fsFile = osPath(given);
+  try {
+    const existing = await statOrNull(fsFile);
+    if (existing?.isDirectory()) throw new OutputError(`cannot write ${displayArg(file)}: is a directory`);
+    const direct = existing !== null && !existing.isFile();
+    let target: string | Buffer = fsFile;
+    let temp: string | Buffer | null = null;
+    if (!direct) {
+      // Write beside the file a symlink names, so the rename replaces the file, not the link.
+      if (existing) target = typeof fsFile === 'string' ? await realpath(fsFile) : await realpath(fsFile, 'buffer');
+      const tmpName = `.callpair-${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+      if (typeof target === 'string') {
+        const dir = path.dirname(path.resolve(target));
+        await mkdir(dir, { recursive: true });
+        temp = path.join(dir, tmpName);
+      } else {
+        // A name in bytes: its folder is the bytes before the last '/'.
+        const slash = target.lastIndexOf(0x2f);
+        const dir = slash === -1 ? Buffer.from('.') : slash === 0 ? Buffer.from('/') : target.subarray(0, slash);
+        await mkdir(dir, { recursive: true });
+        temp = Buffer.concat([dir, Buffer.from(`/${tmpName}`)]);
+      }
+    }
+    const where = temp ?? fsFile;
+    const fh = temp ? await open(where, 'wx', 0o666) : await blockingOpen(() => open(where, 'w', 0o666));
+    if (temp) {
+      trackTemp(temp);
+      if (existing) await fh.chmod(existing.mode & 0o7777).catch(() => undefined);
+    }
+    const stream = fh.createWriteStream({ highWaterMark: 1 << 20 });
+    let failure: unknown = null;
+    stream.on('error', (e) => {
+      failure ??= e;
+    });
+    let finished = false;
+    return {
+      file,
+      stream,
+      error: () => failure,
+      async commit() {
+        if (finished) return;
+        finished = true;
+        if (!failure && !stream.destroyed) {
+          const closed = stream.closed ? Promise.resolve() : once(stream, 'close').catch(() => undefined);
+          stream.end();
+          await closed;
+        }
+        if (failure) {
+          await dropTemp(temp);
+          throw outputError(file, failure);
+        }
+        if (temp) {
+          try {
+            await rename(temp, target);
+          } catch (e) {
+            await dropTemp(temp);
+            throw outputError(file, e);
+          }
+          pendingTemps.delete(temp);
+        }
+      },
+      async abort() {
+        if (finished) return;
+        finished = true;
+        if (!stream.closed) {
+          const closed = once(stream, 'close').catch(() => undefined);
+          stream.destroy();
+          await closed;
+        }
+        await dropTemp(temp);
+      },
+    };
+  } catch (e) {
+    throw outputError(file, e);
+  }
+}
+
+async function dropTemp(temp: string | Buffer | null): Promise<void> {
+  if (!temp) return;
+  await unlink(temp).catch(() => undefined);
+  pendingTemps.delete(temp);
+}
+
+/** Writes `text` to an opened output and commits it. */
+export async function writeOutput(out: OutputFile, text: string): Promise<void> {
+  if (!out.stream.write(text) && !out.error()) {
+    await Promise.race([once(out.stream, 'drain'), once(out.stream, 'close')]).catch(() => undefined);
+  }
+  await out.commit();
+}
+
+/** Opens outputs in order; on a failure, those already opened are aborted. */
+export async function openOutputs(files: readonly string[]): Promise<OutputFile[]> {
+  const opened: OutputFile[] = [];
+  try {
+    for (const f of files) opened.push(await openOutput(f));
+  } catch (e) {
+    await abortAll(opened);
+    throw e;
+  }
+  return opened;
+}
+
+export async function abortAll(outs: readonly OutputFile[]): Promise<void> {
+  for (const o of outs) await o.abort();
+}

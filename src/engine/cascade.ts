@@ -15,11 +15,25 @@ export interface CascadeMatch {
   candidates: number;
 }
 
-export function cascade(open: OpenSet | null, ev: CallEvent, spec: ChannelSpec): CascadeMatch | null {
+/**
+ * The terminal's id is open, but on a channel that requires a signature every request holding it
+ * names other content (another tool): the id joins nothing, and the engine reports the conflict.
+ */
+export interface CascadeConflict {
+  conflict: OpenReq;
+}
+
+export function cascade(open: OpenSet | null, ev: CallEvent, spec: ChannelSpec): CascadeMatch | CascadeConflict | null {
   if (!open) return null;
   if (ev.id !== null) {
     const list = open.byId.get(ev.id);
-    if (list && list.length > 0) return { taken: list[0]!, method: 'id', confidence: 'exact', candidates: 1 };
+    if (list && list.length > 0) {
+      if (!spec.signatureRequired) return { taken: list[0]!, method: 'id', confidence: 'exact', candidates: 1 };
+      // A signature the channel requires must not conflict, even under an id: the oldest request
+      // with this id whose known fields agree is taken; none agreeing is a conflict, never a pair.
+      for (const r of list) if (!sigConflict(ev.sig, r.ev.sig)) return { taken: r, method: 'id', confidence: 'exact', candidates: 1 };
+      return { conflict: list[0]! };
+    }
   }
   const pool = ev.id !== null ? open.noId : open.all;
   if (pool.size === 0) return null;
@@ -49,6 +63,30 @@ export function cascade(open: OpenSet | null, ev: CallEvent, spec: ChannelSpec):
   const orderedOk = spec.ordered && taken === oldest && sigMatch(ev.sig, taken.ev.sig);
   const confidence: Confidence = candidates === 1 || orderedOk ? 'unambiguous' : 'ambiguous';
   return { taken, method, confidence, candidates };
+}
+
+/** Some field is known on both sides with different values (an unknown field conflicts with nothing). */
+export function sigConflict(a: readonly (string | null)[] | null, b: readonly (string | null)[] | null): boolean {
+  if (!a || !b) return false;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x != null && y != null && x !== y) return true;
+  }
+  return false;
+}
+
+/** The first signature field known on both sides with different values, or -1. */
+export function conflictField(a: readonly (string | null)[] | null, b: readonly (string | null)[] | null): number {
+  if (!a || !b) return -1;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x != null && y != null && x !== y) return i;
+  }
+  return -1;
 }
 
 /**

@@ -21,7 +21,7 @@ import type { Finding } from '../report/findings.js';
 import { finding } from '../report/findings.js';
 import type { ChannelSnapshot, EngineSnapshot, SnapshotOptions } from '../model/snapshot.js';
 import { LatencyHistogram } from '../stats/histogram.js';
-import { cascade, type CascadeMatch } from './cascade.js';
+import { cascade, conflictField, type CascadeMatch } from './cascade.js';
 import { forgetInShadows, takeShadows, type ShadowTake } from './shadows.js';
 import { countersSnapshot, newCounters, OpenQueue, type ChannelState, type Counters, type OpenReq, type ScopeState, type ShadowReq } from './state.js';
 
@@ -195,7 +195,14 @@ export class PairingEngine {
     const inFlight = sc.open ? sc.open.all.size : 0;
     // Shadows first: they know no ids and see every non-redundant terminal.
     const shadows = takeShadows(sc.open, ev);
-    const match = cascade(sc.open, ev, ch.spec);
+    const result = cascade(sc.open, ev, ch.spec);
+    if (result !== null && 'conflict' in result) {
+      this.conflicting(ch, sc, ev, result.conflict);
+      this.maybeDropOpen(sc);
+      this.emitShadows(ch, sc, ev, shadows, null);
+      return null;
+    }
+    const match = result;
     if (!match) {
       this.unmatched(ch, sc, ev);
       this.maybeDropOpen(sc);
@@ -209,17 +216,45 @@ export class PairingEngine {
     return pair;
   }
 
+  /**
+   * The terminal's id is open but, on a channel that requires a signature, every request holding it
+   * names other content: SIGNATURE_CONFLICT, and the terminal is an orphan response (never a pair).
+   */
+  private conflicting(ch: ChannelState, sc: ScopeState, ev: CallEvent, req: OpenReq): void {
+    const i = conflictField(ev.sig, req.ev.sig);
+    this.sink.finding(
+      finding(
+        'SIGNATURE_CONFLICT',
+        { channel: ch.spec.name, scope: sc.scope, locations: [ev.loc, req.ev.loc] },
+        {
+          id: ev.id!,
+          caller: ev.caller,
+          field: ch.spec.signatureFields[i] ?? null,
+          request: req.ev.sig?.[i] ?? null,
+          terminal: ev.sig?.[i] ?? null,
+        },
+      ),
+    );
+    this.orphanResponse(ch, sc, ev, 'signature-conflict');
+  }
+
   /** A terminal nothing could take: a duplicate of a recently closed id, or an orphan response. */
   private unmatched(ch: ChannelState, sc: ScopeState, ev: CallEvent): void {
     if (ev.id !== null && ch.closed.has(closedKey(sc.scope, ev.id))) {
+      // On a channel whose terminals are each an event of their own (an arrival), a reused id
+      // never absorbs one: it stays an orphan response for the profile to account for.
+      if (ch.spec.distinctTerminals) return this.orphanResponse(ch, sc, ev, 'id-already-closed');
       this.bump(ch, sc, (c) => c.duplicateTerminals++);
       this.sink.finding(
         finding('DUPLICATE_TERMINAL', { channel: ch.spec.name, scope: sc.scope, locations: [ev.loc] }, { id: ev.id, caller: ev.caller }),
       );
       return;
     }
+    this.orphanResponse(ch, sc, ev, ev.id !== null ? 'id-not-open' : 'no-open-request');
+  }
+
+  private orphanResponse(ch: ChannelState, sc: ScopeState, ev: CallEvent, reason: OrphanResponseRecord['reason']): void {
     this.bump(ch, sc, (c) => c.orphanResponses++);
-    const reason: OrphanResponseRecord['reason'] = ev.id !== null ? 'id-not-open' : 'no-open-request';
     const rec: OrphanResponseRecord = { channel: ch.spec.name, scope: sc.scope, terminal: side(ev), reason };
     this.sink.orphanResponse?.(rec);
     this.sink.finding(

@@ -10,6 +10,7 @@ export const CODE_DESCRIPTIONS: Record<FindingCode, { title: string; description
   INCONSISTENT_RECORD: { title: 'Inconsistent record', description: 'A decision record that contradicts itself or its closed vocabularies.' },
   DENIED_BUT_DELIVERED: { title: 'Denied but delivered', description: 'A call the policy denied reached the upstream: an enforcement bypass.' },
   UNRECORDED_DELIVERY: { title: 'Unrecorded delivery', description: 'An upstream arrival that no allow decision covers.' },
+  SIGNATURE_CONFLICT: { title: 'Signature conflict', description: 'An id joined a terminal to a request whose required signature differs (another tool under one id); never paired.' },
   ORPHAN_REQUEST: { title: 'Orphan request', description: 'A request never closed by a terminal event before the end of its input.' },
   ORPHAN_RESPONSE: { title: 'Orphan response', description: 'A terminal event that no open request could take.' },
   AMBIGUOUS_PAIR: { title: 'Ambiguous pair', description: 'A fallback pairing (signature or FIFO) that chose among two or more candidates.' },

@@ -13,6 +13,7 @@ export const FINDING_CODES = {
   INCONSISTENT_RECORD: 'error',
   DENIED_BUT_DELIVERED: 'error',
   UNRECORDED_DELIVERY: 'error',
+  SIGNATURE_CONFLICT: 'error',
   ORPHAN_REQUEST: 'warning',
   ORPHAN_RESPONSE: 'warning',
   AMBIGUOUS_PAIR: 'warning',
@@ -68,6 +69,11 @@ export interface FindingDataMap {
   /** `id`: the engine key the arrival and the deny record share (a correlation id, or `jsonrpc:…`); `deny`: where the deny record is. */
   DENIED_BUT_DELIVERED: { tool: string | null; id: string | null; reason?: string | null; deny?: { path: string; line: number } | null };
   UNRECORDED_DELIVERY: { tool: string | null; id: string | null };
+  /**
+   * An id joined a terminal to requests whose required signature differs (another tool under one
+   * correlation id): never a pair. `field` is the first differing signature field, with both values.
+   */
+  SIGNATURE_CONFLICT: { id: string; caller: string; field: string | null; request: string | null; terminal: string | null };
 }
 
 export type Finding = {

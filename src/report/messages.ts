@@ -17,9 +17,16 @@ export function findingMessage(f: Finding): string {
         ? `request from ${f.data.caller} evicted while open (--max-open-calls reached)`
         : `request from ${f.data.caller} never closed (${ms(f.data.ageMs)} before the end of its scope)`;
     case 'ORPHAN_RESPONSE':
-      return f.data.reason === 'id-not-open'
-        ? `${f.data.kind ?? 'terminal'} for ${f.data.caller} carries an id no open request has`
-        : `${f.data.kind ?? 'terminal'} for ${f.data.caller} arrived with no open request to take it`;
+      switch (f.data.reason) {
+        case 'id-not-open':
+          return `${f.data.kind ?? 'terminal'} for ${f.data.caller} carries an id no open request has`;
+        case 'id-already-closed':
+          return `${f.data.kind ?? 'terminal'} for ${f.data.caller} reuses the id of an already closed call`;
+        case 'signature-conflict':
+          return `${f.data.kind ?? 'terminal'} for ${f.data.caller} carries an open id whose call names other content`;
+        default:
+          return `${f.data.kind ?? 'terminal'} for ${f.data.caller} arrived with no open request to take it`;
+      }
     case 'AMBIGUOUS_PAIR':
       return `paired by ${f.data.method} among ${f.data.candidates} candidates (caller ${f.data.caller})`;
     case 'CROSSED_PAIR':
@@ -47,6 +54,8 @@ export function findingMessage(f: Finding): string {
         : `decision record contradicts itself: ${f.data.problems.join('; ')}`;
     case 'DENIED_BUT_DELIVERED':
       return `denied call${f.data.tool ? ` to ${f.data.tool}` : ''} reached the upstream${f.data.reason ? ` (denied: ${f.data.reason})` : ''}`;
+    case 'SIGNATURE_CONFLICT':
+      return `id joins different content (${f.data.field ?? 'signature'}: request ${f.data.request ?? '?'}, terminal ${f.data.terminal ?? '?'}; caller ${f.data.caller}), not paired`;
     case 'UNRECORDED_DELIVERY':
       return `upstream arrival${f.data.tool ? ` of ${f.data.tool}` : ''} that no allow decision covers`;
   }

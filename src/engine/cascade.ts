@@ -37,29 +37,22 @@ export function cascade(open: OpenSet | null, ev: CallEvent, spec: ChannelSpec):
   }
   const pool = ev.id !== null ? open.noId : open.all;
   if (pool.size === 0) return null;
-  let taken: OpenReq | undefined;
+  let taken: OpenReq;
   let method: Method;
   let candidates: number;
-  let firstMatch: OpenReq | undefined;
-  let matches = 0;
-  if (ev.sig) {
-    for (const r of pool.values()) {
-      if (sigMatch(ev.sig, r.ev.sig)) {
-        if (!firstMatch) firstMatch = r;
-        if (++matches > 1) break;
-      }
-    }
-  }
+  // The pool's signature index: no scan of the open requests (src/engine/pool.ts).
+  const { first: firstMatch, count: matches } = pool.match(ev.sig);
   if (firstMatch) {
     method = 'signature';
     taken = firstMatch;
-    candidates = matches;
+    // Candidates of a signature pair: one, or several (counted as 2, as a stopping scan would).
+    candidates = Math.min(matches, 2);
   } else if (!spec.signatureRequired) {
     method = 'fifo';
-    taken = pool.values().next().value!;
+    taken = pool.first()!;
     candidates = pool.size;
   } else return null;
-  const oldest = open.all.values().next().value!;
+  const oldest = open.all.first()!;
   const orderedOk = spec.ordered && taken === oldest && sigMatch(ev.sig, taken.ev.sig);
   const confidence: Confidence = candidates === 1 || orderedOk ? 'unambiguous' : 'ambiguous';
   return { taken, method, confidence, candidates };

@@ -23,7 +23,7 @@ import type { ChannelSnapshot, EngineSnapshot, SnapshotOptions } from '../model/
 import { LatencyHistogram } from '../stats/histogram.js';
 import { cascade, conflictField, type CascadeMatch } from './cascade.js';
 import { forgetInShadows, takeShadows, type ShadowTake } from './shadows.js';
-import { countersSnapshot, newCounters, OpenQueue, type ChannelState, type Counters, type OpenReq, type ScopeState, type ShadowReq } from './state.js';
+import { countersSnapshot, newCounters, newOpenSet, OpenQueue, type ChannelState, type Counters, type OpenReq, type ScopeState, type ShadowReq } from './state.js';
 
 export { sigMatch } from './cascade.js';
 export { OpenQueue, newCounters, type ChannelState, type Counters, type ScopeState } from './state.js';
@@ -107,7 +107,7 @@ export class PairingEngine {
   }
 
   private request(ch: ChannelState, sc: ScopeState, ev: CallEvent): void {
-    const open = (sc.open ??= { all: new Map(), noId: new Map(), byId: new Map(), fifo: new Map(), sigShadow: new Map() });
+    const open = (sc.open ??= newOpenSet());
     const seq = ++this.seq;
     const req: OpenReq = { seq, ev, interims: 0 };
     this.bump(ch, sc, (c) => {
@@ -123,11 +123,11 @@ export class PairingEngine {
         this.bump(ch, sc, (c) => c.duplicateIds++);
         list.push(req);
       } else open.byId.set(ev.id, [req]);
-    } else open.noId.set(seq, req);
-    open.all.set(seq, req);
+    } else open.noId.add(seq, req, ev.sig);
+    open.all.add(seq, req, ev.sig);
     const shadow: ShadowReq = { seq, sig: ev.sig, loc: ev.loc, caller: ev.caller, ev };
-    open.fifo.set(seq, shadow);
-    open.sigShadow.set(seq, shadow);
+    open.fifo.add(seq, shadow, null);
+    open.sigShadow.add(seq, shadow, ev.sig);
     const inFlight = open.all.size;
     if (inFlight > sc.counters.maxInFlight) sc.counters.maxInFlight = inFlight;
     if (inFlight > ch.counters.maxInFlight) ch.counters.maxInFlight = inFlight;
@@ -157,7 +157,7 @@ export class PairingEngine {
     let target: OpenReq | undefined;
     if (open) {
       if (ev.id !== null) target = open.byId.get(ev.id)?.[0];
-      else if (open.all.size === 1) target = open.all.values().next().value;
+      else if (open.all.size === 1) target = open.all.first();
     }
     if (target) target.interims++;
     else this.bump(ch, sc, (c) => c.unattributedInterims++);

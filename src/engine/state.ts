@@ -5,6 +5,7 @@
 import type { CallEvent, ChannelSpec, Loc } from '../model.js';
 import type { CountersSnapshot } from '../model/snapshot.js';
 import { LatencyHistogram } from '../stats/histogram.js';
+import { SigPool } from './pool.js';
 
 /** Counters of one channel or one scope. */
 export type Counters = Omit<CountersSnapshot, 'latency'> & { latency: LatencyHistogram };
@@ -54,13 +55,20 @@ export interface ShadowReq {
   ev: CallEvent;
 }
 
-/** The open requests of one scope, in order; dropped when empty so idle scopes stay small. */
+/**
+ * The open requests of one scope, in order; dropped when empty so idle scopes stay small. The pools
+ * answer "oldest" and "oldest with this signature" in amortised O(1) (src/engine/pool.ts).
+ */
 export interface OpenSet {
-  all: Map<number, OpenReq>;
-  noId: Map<number, OpenReq>;
+  all: SigPool<OpenReq>;
+  noId: SigPool<OpenReq>;
   byId: Map<string, OpenReq[]>;
-  fifo: Map<number, ShadowReq>;
-  sigShadow: Map<number, ShadowReq>;
+  fifo: SigPool<ShadowReq>;
+  sigShadow: SigPool<ShadowReq>;
+}
+
+export function newOpenSet(): OpenSet {
+  return { all: new SigPool(), noId: new SigPool(), byId: new Map(), fifo: new SigPool(), sigShadow: new SigPool() };
 }
 
 export interface ScopeState {

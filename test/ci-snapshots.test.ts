@@ -232,7 +232,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
                   },
                 ],
                 "ruleId": "callpair/CROSSED_PAIR",
-                "ruleIndex": 13,
+                "ruleIndex": 14,
               },
               {
                 "level": "note",
@@ -286,7 +286,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
                   },
                 ],
                 "ruleId": "callpair/CROSSED_PAIR",
-                "ruleIndex": 13,
+                "ruleIndex": 14,
               },
             ],
             "tool": {
@@ -304,6 +304,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
                   "callpair/AMBIGUOUS_PAIR warning",
                   "callpair/DUPLICATE_ID warning",
                   "callpair/INVALID_ID warning",
+                  "callpair/OUT_OF_RANGE warning",
                   "callpair/MALFORMED_LINE warning",
                   "callpair/OVERSIZED_LINE warning",
                   "callpair/CROSSED_PAIR note",

@@ -12,7 +12,7 @@ import { type BuiltEvent, makeEvent } from './event.js';
 import { applyKeep, type KeepSpec } from './keep.js';
 import { parseTime } from './time.js';
 import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from './types.js';
-import { asNumber, asObject, asString, field } from './types.js';
+import { asObject, asString, field } from './types.js';
 
 export const LLM_CHANNEL: ChannelSpec = {
   name: 'llm',
@@ -98,7 +98,8 @@ export function amplifierProfile(): Profile {
 
 function toEvent(top: Record<string, unknown>, name: string, role: Role, loc: Loc, ctx: ProfileContext): BuiltEvent {
   const data = asObject(top.data);
-  const time = parseTime(data?.timestamp) ?? parseTime(top.ts) ?? parseTime(top.timestamp);
+  // A stated number goes to makeEvent as it is: out of range (1e306, 1e999) it is a finding there.
+  const time = timeOf(data?.timestamp) ?? timeOf(top.ts) ?? timeOf(top.timestamp);
   const statedCaller = asString(data?.caller) ?? asString(data?.purpose);
   const provider = asString(field(top, data, 'provider'));
   const model = asString(field(top, data, 'model'));
@@ -109,7 +110,7 @@ function toEvent(top: Record<string, unknown>, name: string, role: Role, loc: Lo
     attrs.status = name === 'provider:error' ? 'error' : (status ?? 'ok');
     attrs.error = errorText(field(top, data, 'error'));
     attrs.usage = readUsage(field(top, data, 'usage'));
-    attrs.durationMs = asNumber(field(top, data, 'duration_ms'));
+    attrs.durationMs = rawNumber(field(top, data, 'duration_ms'));
   }
   return makeEvent(
     LLM_CHANNEL,
@@ -134,8 +135,16 @@ function errorText(v: unknown): string | null {
   return null;
 }
 
+function rawNumber(v: unknown): number | null {
+  return typeof v === 'number' ? v : null;
+}
+
+function timeOf(v: unknown): number | null {
+  return typeof v === 'number' ? v : parseTime(v);
+}
+
 function num(o: Record<string, unknown>, a: string, b: string): number | null {
-  return asNumber(o[a]) ?? asNumber(o[b]);
+  return rawNumber(o[a]) ?? rawNumber(o[b]);
 }
 
 /** Usage in both eras: `input_tokens`… and the older `input`/`output`/`cache_read`/`cache_write`. */

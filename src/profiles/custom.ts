@@ -38,7 +38,6 @@ import { makeEvent } from './event.js';
 import { type KeepSpec, type KeepTree, unionKeep } from './keep.js';
 import { parseTime } from './time.js';
 import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from './types.js';
-import { asNumber } from './types.js';
 
 type Path = readonly string[];
 
@@ -264,7 +263,8 @@ export function customProfile(spec: CustomProfileSpec): Profile {
               scope: spec.scope ? (scalar(at(value, spec.scope)) ?? '') : '',
               id: spec.id ? { field: spec.id.join('.'), value: at(value, spec.id) } : null,
               sig,
-              time: typeof timeRaw === 'number' ? asNumber(timeRaw) : parseTime(timeRaw),
+              // A stated number as it is: makeEvent checks its range (OUT_OF_RANGE).
+              time: typeof timeRaw === 'number' ? timeRaw : parseTime(timeRaw),
               caller: (spec.caller ? scalar(at(value, spec.caller)) : null) ?? 'main',
               attrs,
               loc,

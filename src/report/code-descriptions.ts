@@ -16,6 +16,7 @@ export const CODE_DESCRIPTIONS: Record<FindingCode, { title: string; description
   AMBIGUOUS_PAIR: { title: 'Ambiguous pair', description: 'A fallback pairing (signature or FIFO) that chose among two or more candidates.' },
   DUPLICATE_ID: { title: 'Duplicate id', description: 'A valid correlation id opened twice in one scope.' },
   INVALID_ID: { title: 'Invalid id', description: 'A correlation id that fails the safe-shape rule; the event is treated as having no id and the value is never printed.' },
+  OUT_OF_RANGE: { title: 'Number out of range', description: 'A time, duration or token count outside its range (or not finite); treated as unknown so it never reaches arithmetic.' },
   MALFORMED_LINE: { title: 'Malformed line', description: 'An input line that is not valid JSON or was cut short.' },
   OVERSIZED_LINE: { title: 'Oversized line', description: 'An input line longer than --max-line-bytes, skipped without buffering it whole.' },
   CROSSED_PAIR: { title: 'Crossed pair', description: 'FIFO (or signature-FIFO) pairing would give this terminal to a different request than its correlation id does.' },

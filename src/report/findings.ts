@@ -19,6 +19,7 @@ export const FINDING_CODES = {
   AMBIGUOUS_PAIR: 'warning',
   DUPLICATE_ID: 'warning',
   INVALID_ID: 'warning',
+  OUT_OF_RANGE: 'warning',
   MALFORMED_LINE: 'warning',
   OVERSIZED_LINE: 'warning',
   CROSSED_PAIR: 'note',
@@ -58,6 +59,8 @@ export interface FindingDataMap {
   DUPLICATE_ID: { id: string; caller: string };
   DUPLICATE_TERMINAL: { id: string; caller: string };
   INVALID_ID: InvalidIdInfo;
+  /** A capture number outside its range (docs/design.md §2), treated as unknown; `value` is the number's text, null when it is not finite (1e999). */
+  OUT_OF_RANGE: { field: string; value: string | null; min: number; max: number };
   /** `unusable`: valid JSON that no profile could handle (counted as an ignored record). */
   MALFORMED_LINE: { reason: 'invalid-json' | 'truncated' | 'not-an-object' | 'unusable'; bytes: number };
   OVERSIZED_LINE: { bytes: number; limit: number };

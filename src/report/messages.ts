@@ -39,6 +39,10 @@ export function findingMessage(f: Finding): string {
       return `second terminal for an already closed call (caller ${f.data.caller})`;
     case 'INVALID_ID':
       return `${f.data.field} fails the safe-shape rule (${f.data.reason}, length ${f.data.length}, sha256 ${f.data.sha256}); treated as no id`;
+    case 'OUT_OF_RANGE':
+      return f.data.value === null
+        ? `${f.data.field} is too large to represent; treated as unknown`
+        : `${f.data.field} ${f.data.value} is outside ${f.data.min}..${f.data.max}; treated as unknown`;
     case 'MALFORMED_LINE':
       if (f.data.reason === 'unusable') return `record could not be used (${f.data.bytes} bytes), counted as ignored`;
       return f.data.reason === 'truncated' ? `truncated line (${f.data.bytes} bytes): a write cut short` : `not valid JSON (${f.data.bytes} bytes)`;

@@ -309,6 +309,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
                   "callpair/OVERSIZED_LINE warning",
                   "callpair/CROSSED_PAIR note",
                   "callpair/DUPLICATE_TERMINAL note",
+                  "callpair/SCOPES_FOLDED note",
                 ],
                 "semanticVersion": "0.0.0",
                 "version": "0.0.0",

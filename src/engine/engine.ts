@@ -44,7 +44,16 @@ export interface EngineOptions {
   closedWindow?: number;
   /** Open requests beyond this (over all scopes of a channel) are evicted as orphans. */
   maxOpenCalls?: number;
+  /**
+   * Scopes a channel holds state for (default 50 000). Past it, the scope idle the longest is
+   * folded into the channel's totals (its counters are already counted there) and SCOPES_FOLDED
+   * says how many; scopes with open requests are never folded (they are bounded by maxOpenCalls).
+   */
+  maxHeldScopes?: number;
 }
+
+/** Scopes held per channel by default (docs/design.md §8). */
+export const DEFAULT_MAX_HELD_SCOPES = 50_000;
 
 /** Latency groups kept per channel before further (provider, model) pairs share one overflow group. */
 export const MAX_LATENCY_GROUPS = 10_000;
@@ -55,6 +64,8 @@ export class PairingEngine {
   private readonly sink: EngineSink;
   private readonly closedWindow: number;
   private readonly maxOpenCalls: number;
+  private readonly maxHeldScopes: number;
+  private idleTick = 0;
   /** Arrival number of the last request (instance state: two engines never share a sequence). */
   private seq = 0;
 
@@ -62,13 +73,25 @@ export class PairingEngine {
     this.sink = opts.sink;
     this.closedWindow = opts.closedWindow ?? 100_000;
     this.maxOpenCalls = opts.maxOpenCalls ?? 100_000;
+    this.maxHeldScopes = Math.max(1, opts.maxHeldScopes ?? DEFAULT_MAX_HELD_SCOPES);
     for (const spec of opts.channels) this.addChannel(spec);
   }
 
   addChannel(spec: ChannelSpec): ChannelState {
     let st = this.channels.get(spec.name);
     if (!st) {
-      st = { spec, counters: newCounters(), scopes: new Map(), groups: new Map(), openTotal: 0, openQueue: new OpenQueue(), closed: new Map() };
+      st = {
+        spec,
+        counters: newCounters(),
+        scopes: new Map(),
+        groups: new Map(),
+        openTotal: 0,
+        openQueue: new OpenQueue(),
+        closed: new Map(),
+        idle: [],
+        idleHead: 0,
+        folded: 0,
+      };
       this.channels.set(spec.name, st);
     }
     return st;
@@ -77,10 +100,42 @@ export class PairingEngine {
   private scopeOf(ch: ChannelState, scope: string): ScopeState {
     let s = ch.scopes.get(scope);
     if (!s) {
-      s = { scope, counters: newCounters(), open: null, lastTime: null };
+      if (ch.scopes.size >= this.maxHeldScopes) this.foldIdle(ch);
+      s = { scope, counters: newCounters(), open: null, lastTime: null, idleStamp: 0 };
       ch.scopes.set(scope, s);
     }
     return s;
+  }
+
+  /** A scope with no open request joins the idle queue (once until it opens a request again). */
+  private markIdle(ch: ChannelState, sc: ScopeState): void {
+    if (sc.open !== null || sc.idleStamp !== 0) return;
+    sc.idleStamp = ++this.idleTick;
+    ch.idle.push({ sc, stamp: sc.idleStamp });
+    if (ch.idle.length - ch.idleHead > 2 * ch.scopes.size + 1024) {
+      ch.idle = ch.idle.slice(ch.idleHead).filter((e) => e.sc.idleStamp === e.stamp);
+      ch.idleHead = 0;
+    }
+  }
+
+  /**
+   * Over the scope cap: the scope idle the longest is folded — dropped from the scopes held, its
+   * counters living on in the channel's (docs/design.md §8). Nothing idle: the cap is exceeded by
+   * scopes with open requests, which --max-open-calls bounds.
+   */
+  private foldIdle(ch: ChannelState): void {
+    while (ch.idleHead < ch.idle.length) {
+      const e = ch.idle[ch.idleHead]!;
+      ch.idle[ch.idleHead++] = undefined as never;
+      if (ch.idleHead > 4096 && ch.idleHead * 2 > ch.idle.length) {
+        ch.idle = ch.idle.slice(ch.idleHead);
+        ch.idleHead = 0;
+      }
+      if (e.sc.idleStamp !== e.stamp || e.sc.open !== null || ch.scopes.get(e.sc.scope) !== e.sc) continue;
+      ch.scopes.delete(e.sc.scope);
+      ch.folded++;
+      return;
+    }
   }
 
   /** Feeds one event. Returns the pair it made, if any (profiles may chain pairings). */
@@ -95,9 +150,13 @@ export class PairingEngine {
         return null;
       case 'interim':
         this.interim(ch, sc, ev);
+        this.markIdle(ch, sc);
         return null;
-      case 'terminal':
-        return this.terminal(ch, sc, ev);
+      case 'terminal': {
+        const p = this.terminal(ch, sc, ev);
+        this.markIdle(ch, sc);
+        return p;
+      }
     }
   }
 
@@ -108,6 +167,8 @@ export class PairingEngine {
 
   private request(ch: ChannelState, sc: ScopeState, ev: CallEvent): void {
     const open = (sc.open ??= newOpenSet());
+    // Busy again: its idle-queue entry is stale until it is idle once more.
+    sc.idleStamp = 0;
     const seq = ++this.seq;
     const req: OpenReq = { seq, ev, interims: 0 };
     this.bump(ch, sc, (c) => {
@@ -149,6 +210,7 @@ export class PairingEngine {
     forgetInShadows(open, req.seq);
     this.orphanRequest(ch, sc, req, 'evicted');
     this.maybeDropOpen(sc);
+    this.markIdle(ch, sc);
   }
 
   private interim(ch: ChannelState, sc: ScopeState, ev: CallEvent): void {
@@ -427,6 +489,7 @@ export class PairingEngine {
         spec: ch.spec,
         counters: countersSnapshot(ch.counters),
         scopes: [...ch.scopes.values()].map((s) => ({ scope: s.scope, counters: countersSnapshot(s.counters) })),
+        ...(ch.folded > 0 ? { scopesFolded: ch.folded } : {}),
         latencyGroups: [...ch.groups.values()].flatMap((g) => {
           const stats = g.hist.stats();
           if (!stats) return [];
@@ -440,6 +503,11 @@ export class PairingEngine {
   /** End of input: every open request is an orphan request, scope by scope in first-seen order. */
   finish(): void {
     for (const ch of this.channels.values()) {
+      if (ch.folded > 0) {
+        this.sink.finding(
+          finding('SCOPES_FOLDED', { channel: ch.spec.name, scope: null, locations: [] }, { folded: ch.folded, held: ch.scopes.size, limit: this.maxHeldScopes }),
+        );
+      }
       for (const sc of ch.scopes.values()) {
         const open = sc.open;
         if (!open) continue;

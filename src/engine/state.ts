@@ -76,6 +76,8 @@ export interface ScopeState {
   counters: Counters;
   open: OpenSet | null;
   lastTime: number | null;
+  /** Its place in the channel's idle queue (0: not queued); see `ChannelState.idle`. */
+  idleStamp: number;
 }
 
 /** Per channel: its scopes, counters, and per-group latency. */
@@ -89,6 +91,15 @@ export interface ChannelState {
   /** Open requests of the channel in arrival order, so eviction takes the channel's oldest. */
   openQueue: OpenQueue;
   closed: Map<string, true>;
+  /**
+   * Scopes with no open request, in the order they became idle: the ones folded first when the
+   * channel holds more scopes than its cap (docs/design.md §8). An entry is stale when its stamp is
+   * no longer the scope's; stale entries leave at the head or when the queue is compacted.
+   */
+  idle: Array<{ sc: ScopeState; stamp: number }>;
+  idleHead: number;
+  /** Scopes folded into the channel's totals: their counters live on only there. */
+  folded: number;
 }
 
 /**

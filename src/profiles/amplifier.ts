@@ -56,10 +56,35 @@ interface LastFamily {
   provider: string | null;
 }
 
+/** Scopes whose last family event is remembered (per generation). */
+const LAST_WINDOW = 50_000;
+
+/**
+ * A bounded map in two generations: writes go to the current one; when it is full it becomes the
+ * previous one and the old previous one is dropped. O(1) per operation, no Map deletions (deleting
+ * and re-adding keys of a large Map slows its lookups until the next rehash).
+ */
+class Generations<V> {
+  private cur = new Map<string, V>();
+  private prev = new Map<string, V>();
+  constructor(private readonly size: number) {}
+  get(k: string): V | undefined {
+    return this.cur.get(k) ?? this.prev.get(k);
+  }
+  set(k: string, v: V): void {
+    if (!this.cur.has(k) && this.cur.size >= this.size) {
+      this.prev = this.cur;
+      this.cur = new Map();
+    }
+    this.cur.set(k, v);
+  }
+}
+
 export function amplifierProfile(): Profile {
   // Per scope: the previous family event (for the redundant provider:error rule). Scopes are
-  // session ids; this is one small record per scope.
-  const last = new Map<string, LastFamily>();
+  // session ids, so this is bounded: two generations of at most LAST_WINDOW scopes each (a scope
+  // silent for that many others forgets its last event; docs/design.md §8).
+  const last = new Generations<LastFamily>(LAST_WINDOW);
   return {
     name: 'amplifier',
     channels: [LLM_CHANNEL],

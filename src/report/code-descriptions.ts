@@ -20,5 +20,6 @@ export const CODE_DESCRIPTIONS: Record<FindingCode, { title: string; description
   MALFORMED_LINE: { title: 'Malformed line', description: 'An input line that is not valid JSON or was cut short.' },
   OVERSIZED_LINE: { title: 'Oversized line', description: 'An input line longer than --max-line-bytes, skipped without buffering it whole.' },
   CROSSED_PAIR: { title: 'Crossed pair', description: 'FIFO (or signature-FIFO) pairing would give this terminal to a different request than its correlation id does.' },
+  SCOPES_FOLDED: { title: 'Scopes folded', description: 'More scopes than a channel holds state for: the longest idle were folded into its totals, so memory stays bounded.' },
   DUPLICATE_TERMINAL: { title: 'Duplicate terminal', description: 'A second terminal event for a call that was already closed.' },
 };

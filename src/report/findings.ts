@@ -24,6 +24,7 @@ export const FINDING_CODES = {
   OVERSIZED_LINE: 'warning',
   CROSSED_PAIR: 'note',
   DUPLICATE_TERMINAL: 'note',
+  SCOPES_FOLDED: 'note',
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;
@@ -59,6 +60,8 @@ export interface FindingDataMap {
   DUPLICATE_ID: { id: string; caller: string };
   DUPLICATE_TERMINAL: { id: string; caller: string };
   INVALID_ID: InvalidIdInfo;
+  /** More scopes than a channel holds state for: `folded` were folded into its totals (held: those kept, limit: the cap). */
+  SCOPES_FOLDED: { folded: number; held: number; limit: number };
   /** A capture number outside its range (docs/design.md §2), treated as unknown; `value` is the number's text, null when it is not finite (1e999). */
   OUT_OF_RANGE: { field: string; value: string | null; min: number; max: number };
   /** `unusable`: valid JSON that no profile could handle (counted as an ignored record). */

@@ -39,6 +39,8 @@ export function findingMessage(f: Finding): string {
       return `second terminal for an already closed call (caller ${f.data.caller})`;
     case 'INVALID_ID':
       return `${f.data.field} fails the safe-shape rule (${f.data.reason}, length ${f.data.length}, sha256 ${f.data.sha256}); treated as no id`;
+    case 'SCOPES_FOLDED':
+      return `${f.data.folded} idle scope(s) folded into the channel totals past the ${f.data.limit}-scope limit (${f.data.held} held); per-scope rows cover the held ones`;
     case 'OUT_OF_RANGE':
       return f.data.value === null
         ? `${f.data.field} is too large to represent; treated as unknown`

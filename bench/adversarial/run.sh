@@ -22,6 +22,8 @@ cases=(
   "scopes-100k|scopes 100000||\`scopes \${r.channels[0].scopeCount}, pairs \${r.channels[0].pairs.total}\`"
   "deep-nesting-30x100k|deep 30 100000|--validate-all|\`lines \${r.totals.lines}, records \${r.totals.records}, malformed \${r.totals.malformed}, invalid ids \${r.findingCounts.INVALID_ID}\`"
   "stale-open-100k+100k|stale-open 100000 100000||(c=>\`pairs \${c.pairs.total}, orphans \${c.orphanRequests}, crossed \${c.crossed.fifo}\`)(r.channels[0])"
+  "many-scopes-1M|many-scopes 1000000||(c=>\`scopes \${c.scopeCount}, folded \${c.scopesFolded}, listed \${c.scopes.length}, pairs \${c.pairs.total}\`)(r.channels[0])"
+  "many-scopes-1M-max10|many-scopes 1000000|--max-scopes 10|(c=>\`scopes \${c.scopeCount}, folded \${c.scopesFolded}, listed \${c.scopes.length}, pairs \${c.pairs.total}\`)(r.channels[0])"
   "long-strings-10k-x-100KB|long-strings 10000 100000||\`requests \${r.channels[0].requests}, scopes \${r.channels[0].scopeCount}\`"
 )
 

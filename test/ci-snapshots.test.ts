@@ -75,6 +75,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
                 "INCONSISTENT_RECORD",
                 "DENIED_BUT_DELIVERED",
                 "UNRECORDED_DELIVERY",
+                "NO_CALL_EVENTS",
                 "SIGNATURE_CONFLICT",
               ],
               "limit": 0,
@@ -232,7 +233,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
                   },
                 ],
                 "ruleId": "callpair/CROSSED_PAIR",
-                "ruleIndex": 14,
+                "ruleIndex": 12,
               },
               {
                 "level": "note",
@@ -286,7 +287,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
                   },
                 ],
                 "ruleId": "callpair/CROSSED_PAIR",
-                "ruleIndex": 14,
+                "ruleIndex": 12,
               },
             ],
             "tool": {
@@ -298,17 +299,19 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
                   "callpair/INCONSISTENT_RECORD error",
                   "callpair/DENIED_BUT_DELIVERED error",
                   "callpair/UNRECORDED_DELIVERY error",
-                  "callpair/SIGNATURE_CONFLICT error",
                   "callpair/ORPHAN_REQUEST warning",
                   "callpair/ORPHAN_RESPONSE warning",
                   "callpair/AMBIGUOUS_PAIR warning",
                   "callpair/DUPLICATE_ID warning",
                   "callpair/INVALID_ID warning",
-                  "callpair/OUT_OF_RANGE warning",
                   "callpair/MALFORMED_LINE warning",
                   "callpair/OVERSIZED_LINE warning",
                   "callpair/CROSSED_PAIR note",
                   "callpair/DUPLICATE_TERMINAL note",
+                  "callpair/NO_CALL_EVENTS error",
+                  "callpair/UNMATCHED_INPUT warning",
+                  "callpair/SIGNATURE_CONFLICT error",
+                  "callpair/OUT_OF_RANGE warning",
                   "callpair/SCOPES_FOLDED note",
                 ],
                 "semanticVersion": "0.0.0",
@@ -335,7 +338,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
     expect(await seed('ndjson')).toMatchInlineSnapshot(`
       "{"type":"finding","code":"CROSSED_PAIR","severity":"note","channel":"llm","scope":"sess-seed","message":"FIFO would give the summarizer terminal to the agent request (true partner: summarizer)","locations":[{"path":"fixtures/seed-trace.jsonl","line":5},{"path":"fixtures/seed-trace.jsonl","line":4},{"path":"fixtures/seed-trace.jsonl","line":2}],"data":{"shadow":"fifo","terminalCaller":"summarizer","trueCaller":"summarizer","shadowCaller":"agent","id":"32fc2255-2544-415b-84fd-be9576d5fc59"}}
       {"type":"finding","code":"CROSSED_PAIR","severity":"note","channel":"llm","scope":"sess-seed","message":"FIFO would give the agent terminal to the summarizer request (true partner: agent)","locations":[{"path":"fixtures/seed-trace.jsonl","line":7},{"path":"fixtures/seed-trace.jsonl","line":2},{"path":"fixtures/seed-trace.jsonl","line":4}],"data":{"shadow":"fifo","terminalCaller":"agent","trueCaller":"agent","shadowCaller":"summarizer","id":"620c068b-044d-4b18-a100-332479278b82"}}
-      {"type":"check","name":"error-findings","limit":0,"actual":0,"passed":true,"op":"<=","codes":["INPUT_ERROR","UNSUPPORTED_SCHEMA","INCONSISTENT_RECORD","DENIED_BUT_DELIVERED","UNRECORDED_DELIVERY","SIGNATURE_CONFLICT"]}
+      {"type":"check","name":"error-findings","limit":0,"actual":0,"passed":true,"op":"<=","codes":["INPUT_ERROR","UNSUPPORTED_SCHEMA","INCONSISTENT_RECORD","DENIED_BUT_DELIVERED","UNRECORDED_DELIVERY","NO_CALL_EVENTS","SIGNATURE_CONFLICT"]}
       {"type":"summary","schema":"callpair.report.v1","tool":{"name":"callpair","version":"0.0.0"},"findingCounts":{"CROSSED_PAIR":2},"findingsOmitted":{},"gate":{"passed":true,"enforced":true}}
       "
     `);

@@ -28,10 +28,13 @@ export function cascade(open: OpenSet | null, ev: CallEvent, spec: ChannelSpec):
   if (ev.id !== null) {
     const list = open.byId.get(ev.id);
     if (list && list.length > 0) {
-      if (!spec.signatureRequired) return { taken: list[0]!, method: 'id', confidence: 'exact', candidates: 1 };
+      // A request and its terminal from one record (a whole call) pair by that record's key, which
+      // is no pairing evidence: method `record`.
+      const how = (r: OpenReq): Method => (ev.wholeRecord && r.ev.wholeRecord ? 'record' : 'id');
+      if (!spec.signatureRequired) return { taken: list[0]!, method: how(list[0]!), confidence: 'exact', candidates: 1 };
       // A signature the channel requires must not conflict, even under an id: the oldest request
       // with this id whose known fields agree is taken; none agreeing is a conflict, never a pair.
-      for (const r of list) if (!sigConflict(ev.sig, r.ev.sig)) return { taken: r, method: 'id', confidence: 'exact', candidates: 1 };
+      for (const r of list) if (!sigConflict(ev.sig, r.ev.sig)) return { taken: r, method: how(r), confidence: 'exact', candidates: 1 };
       return { conflict: list[0]! };
     }
   }

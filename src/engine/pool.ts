@@ -47,10 +47,16 @@ interface QIndex<T> {
   empty: number;
 }
 
+let lastSig: Sig = null;
+let lastMask = '';
+/** The known fields of a signature, as text (memoised for the last one: a request enters three pools). */
 function maskOf(sig: Sig): string {
   if (!sig) return '';
+  if (sig === lastSig) return lastMask;
   let m = '';
   for (let i = 0; i < sig.length; i++) if (sig[i] != null) m += m === '' ? String(i) : `,${i}`;
+  lastSig = sig;
+  lastMask = m;
   return m;
 }
 
@@ -80,7 +86,7 @@ export class SigPool<T> {
   private head = 0;
   private readonly bySeq = new Map<number, Entry<T>>();
   /** Live entries per signature mask (non-empty masks only: an all-unknown signature matches nothing). */
-  private readonly byMask = new Map<string, Map<number, Entry<T>>>();
+  private readonly byMask = new Map<string, number>();
   /** Per request mask M: its indexes, by shared set Q. */
   private readonly indexes = new Map<string, Map<string, QIndex<T>>>();
 
@@ -103,9 +109,7 @@ export class SigPool<T> {
     if (this.order.length - this.head > 2 * this.bySeq.size + 1024) this.compact();
     this.bySeq.set(seq, e);
     if (e.mask === '') return;
-    let m = this.byMask.get(e.mask);
-    if (!m) this.byMask.set(e.mask, (m = new Map()));
-    m.set(seq, e);
+    this.byMask.set(e.mask, (this.byMask.get(e.mask) ?? 0) + 1);
     const idx = this.indexes.get(e.mask);
     if (idx) for (const x of idx.values()) file(x, e);
   }
@@ -116,9 +120,9 @@ export class SigPool<T> {
     e.alive = false;
     this.bySeq.delete(seq);
     if (e.mask !== '') {
-      const m = this.byMask.get(e.mask)!;
-      m.delete(seq);
-      if (m.size === 0) {
+      const m = this.byMask.get(e.mask)! - 1;
+      if (m > 0) this.byMask.set(e.mask, m);
+      if (m === 0) {
         this.byMask.delete(e.mask);
         // Nothing of this mask is open: its buckets hold only dead entries.
         this.indexes.delete(e.mask);
@@ -176,10 +180,10 @@ export class SigPool<T> {
     const t = maskOf(sig);
     if (t === '') return { first: null, count };
     const tset = t.split(',').map(Number);
-    for (const [mask, live] of this.byMask) {
+    for (const mask of this.byMask.keys()) {
       const q = positions(mask).filter((i) => tset.includes(i));
       if (q.length === 0) continue;
-      const x = this.index(mask, q, live);
+      const x = this.index(mask, q);
       const b = x.buckets.get(project(sig, q));
       if (!b) continue;
       count += b.live;
@@ -189,15 +193,18 @@ export class SigPool<T> {
     return { first: best ? best.item : null, count };
   }
 
-  private index(mask: string, q: number[], live: Map<number, Entry<T>>): QIndex<T> {
+  private index(mask: string, q: number[]): QIndex<T> {
     let byQ = this.indexes.get(mask);
     if (!byQ) this.indexes.set(mask, (byQ = new Map()));
     const qk = q.join(',');
     let x = byQ.get(qk);
     if (!x) {
       x = { q, buckets: new Map(), empty: 0 };
-      // Built once for this (mask, Q), in arrival order (a Map keeps insertion order), then kept up to date.
-      for (const e of live.values()) file(x, e);
+      // Built once for this (mask, Q), in arrival order (one pass over the pool), then kept up to date.
+      for (let i = this.head; i < this.order.length; i++) {
+        const e = this.order[i]!;
+        if (e.alive && e.mask === mask) file(x, e);
+      }
       byQ.set(qk, x);
     }
     return x;

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { isFailed, type Loc, type OrphanRequestRecord, type OrphanResponseRecord, type PairRecord, type ShadowPairRecord, type ChannelSpec } from './model.js';
-import { PairingEngine, type EngineSink } from './engine/engine.js';
+import { DEFAULT_MAX_HELD_SCOPES, PairingEngine, type EngineSink } from './engine/engine.js';
 import { FindingCollector, finding, type Finding } from './report/findings.js';
 import { findingMessage } from './report/messages.js';
 import { noteText } from './report/notes.js';
@@ -42,6 +42,11 @@ export interface AnalyzeOptions {
   maxScopes?: number;
   /** Open calls per channel before the oldest is evicted as an orphan (default 100 000). */
   maxOpenCalls?: number;
+  /**
+   * Scopes a channel holds state for (default 50 000, or `maxScopes` when larger); past it the
+   * longest idle are folded into the channel's totals with SCOPES_FOLDED (docs/design.md §8).
+   */
+  maxHeldScopes?: number;
   gate?: GateOptions;
   /** Stream for `-` (default process.stdin). */
   stdin?: NodeJS.ReadableStream;
@@ -133,6 +138,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
     sink,
     closedWindow: opts.closedWindow,
     maxOpenCalls: opts.maxOpenCalls ?? DEFAULT_MAX_OPEN_CALLS,
+    maxHeldScopes: opts.maxHeldScopes ?? Math.max(DEFAULT_MAX_HELD_SCOPES, opts.maxScopes ?? 0),
   });
   const ctx: ProfileContext = {
     emit: timeline

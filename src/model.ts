@@ -116,6 +116,13 @@ export interface ChannelSpec {
    */
   signatureRequired?: boolean;
   /**
+   * Every terminal is an event of its own (an upstream arrival, a decision), never a re-report of
+   * one: a terminal whose id belongs to an already closed call is an orphan response (reason
+   * `id-already-closed`) that the profile classifies, not a `DUPLICATE_TERMINAL` note. A reused id
+   * then never absorbs a terminal (docs/design.md §5).
+   */
+  distinctTerminals?: boolean;
+  /**
    * `arbitrary`: terminals arrive in an order the producer does not promise (OpenAI Batch output
    * files). FIFO and signature-FIFO are meaningless there: no crossed pairs are counted or
    * reported, and every format says so instead of showing crossed counts (docs/pairing.md, "Words
@@ -194,7 +201,7 @@ export interface OrphanResponseRecord {
   scope: string;
   terminal: CallSide;
   /** Why nothing could take it. */
-  reason: 'no-open-request' | 'id-not-open' | 'id-fell-out-of-window';
+  reason: 'no-open-request' | 'id-not-open' | 'id-fell-out-of-window' | 'id-already-closed' | 'signature-conflict';
 }
 
 /** The declaration of a channel as reports carry it (plain data; formatters read only this). */

@@ -9,6 +9,8 @@
  *   node bench/adversarial/gen.mjs scopes N          N sessions, one answered call each
  *   node bench/adversarial/gen.mjs deep N DEPTH      N needle lines whose request_id / data nest DEPTH levels
  *   node bench/adversarial/gen.mjs long-strings N LEN  N calls whose session/provider/model/caller are LEN chars
+ *   node bench/adversarial/gen.mjs stale-open N M   N calls never answered (another model), then M calls paired by id, one scope
+ *   node bench/adversarial/gen.mjs many-scopes N    N sessions, one answered call each, minimal lines (no times)
  */
 const [mode, a = '0', b = '0'] = process.argv.slice(2);
 const out = process.stdout;
@@ -105,8 +107,30 @@ async function main() {
       }
       break;
     }
+    case 'stale-open': {
+      // The signature shadow's worst case (issue 16 item 8): every terminal's signature agrees with
+      // none of the N stale requests ahead of it, so a scan from the oldest would visit them all.
+      const n = Number(a);
+      const m = Number(b);
+      for (let k = 0; k < n; k++) {
+        await write(`{"ts":"${ts(k)}","event":"llm:request","session_id":"s","request_id":"stale-${k}","data":{"provider":"p","model":"stale-${k % 7}","caller":"agent"}}\n`);
+      }
+      for (let k = 0; k < m; k++) {
+        await write(`{"ts":"${ts(n + 2 * k)}","event":"llm:request","session_id":"s","request_id":"r-${k}","data":{"provider":"p","model":"m","caller":"agent"}}\n`);
+        await write(`{"ts":"${ts(n + 2 * k + 1)}","event":"llm:response","session_id":"s","request_id":"r-${k}","data":{"provider":"p","model":"m","caller":"agent"}}\n`);
+      }
+      break;
+    }
+    case 'many-scopes': {
+      const n = Number(a);
+      for (let k = 0; k < n; k++) {
+        await write(`{"event":"llm:request","session_id":"s${k}","request_id":"r","data":{"provider":"p","model":"m"}}\n`);
+        await write(`{"event":"llm:response","session_id":"s${k}","request_id":"r","data":{"provider":"p","model":"m"}}\n`);
+      }
+      break;
+    }
     default:
-      process.stderr.write('usage: gen.mjs open-calls N | huge-line BYTES | doc-line BYTES | scopes N | deep N DEPTH | long-strings N LEN\n');
+      process.stderr.write('usage: gen.mjs open-calls N | huge-line BYTES | doc-line BYTES | scopes N | deep N DEPTH | long-strings N LEN | stale-open N M | many-scopes N\n');
       process.exit(2);
   }
   await flush();

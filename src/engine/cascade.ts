@@ -15,42 +15,74 @@ export interface CascadeMatch {
   candidates: number;
 }
 
-export function cascade(open: OpenSet | null, ev: CallEvent, spec: ChannelSpec): CascadeMatch | null {
+/**
+ * The terminal's id is open, but on a channel that requires a signature every request holding it
+ * names other content (another tool): the id joins nothing, and the engine reports the conflict.
+ */
+export interface CascadeConflict {
+  conflict: OpenReq;
+}
+
+export function cascade(open: OpenSet | null, ev: CallEvent, spec: ChannelSpec): CascadeMatch | CascadeConflict | null {
   if (!open) return null;
   if (ev.id !== null) {
     const list = open.byId.get(ev.id);
-    // A request and its terminal from one record (a whole call) pair by that record's key, which
-    // is no pairing evidence: method `record`.
-    if (list && list.length > 0) return { taken: list[0]!, method: ev.wholeRecord && list[0]!.ev.wholeRecord ? 'record' : 'id', confidence: 'exact', candidates: 1 };
+    if (list && list.length > 0) {
+      // A request and its terminal from one record (a whole call) pair by that record's key, which
+      // is no pairing evidence: method `record`.
+      const how = (r: OpenReq): Method => (ev.wholeRecord && r.ev.wholeRecord ? 'record' : 'id');
+      if (!spec.signatureRequired) return { taken: list[0]!, method: how(list[0]!), confidence: 'exact', candidates: 1 };
+      // A signature the channel requires must not conflict, even under an id: the oldest request
+      // with this id whose known fields agree is taken; none agreeing is a conflict, never a pair.
+      for (const r of list) if (!sigConflict(ev.sig, r.ev.sig)) return { taken: r, method: how(r), confidence: 'exact', candidates: 1 };
+      return { conflict: list[0]! };
+    }
   }
   const pool = ev.id !== null ? open.noId : open.all;
   if (pool.size === 0) return null;
-  let taken: OpenReq | undefined;
+  let taken: OpenReq;
   let method: Method;
   let candidates: number;
-  let firstMatch: OpenReq | undefined;
-  let matches = 0;
-  if (ev.sig) {
-    for (const r of pool.values()) {
-      if (sigMatch(ev.sig, r.ev.sig)) {
-        if (!firstMatch) firstMatch = r;
-        if (++matches > 1) break;
-      }
-    }
-  }
+  // The pool's signature index: no scan of the open requests (src/engine/pool.ts).
+  const { first: firstMatch, count: matches } = pool.match(ev.sig);
   if (firstMatch) {
     method = 'signature';
     taken = firstMatch;
-    candidates = matches;
+    // Candidates of a signature pair: one, or several (counted as 2, as a stopping scan would).
+    candidates = Math.min(matches, 2);
   } else if (!spec.signatureRequired) {
     method = 'fifo';
-    taken = pool.values().next().value!;
+    taken = pool.first()!;
     candidates = pool.size;
   } else return null;
-  const oldest = open.all.values().next().value!;
+  const oldest = open.all.first()!;
   const orderedOk = spec.ordered && taken === oldest && sigMatch(ev.sig, taken.ev.sig);
   const confidence: Confidence = candidates === 1 || orderedOk ? 'unambiguous' : 'ambiguous';
   return { taken, method, confidence, candidates };
+}
+
+/** Some field is known on both sides with different values (an unknown field conflicts with nothing). */
+export function sigConflict(a: readonly (string | null)[] | null, b: readonly (string | null)[] | null): boolean {
+  if (!a || !b) return false;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x != null && y != null && x !== y) return true;
+  }
+  return false;
+}
+
+/** The first signature field known on both sides with different values, or -1. */
+export function conflictField(a: readonly (string | null)[] | null, b: readonly (string | null)[] | null): number {
+  if (!a || !b) return -1;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x != null && y != null && x !== y) return i;
+  }
+  return -1;
 }
 
 /**

@@ -48,10 +48,60 @@ describe('ChannelSpec.signatureRequired', () => {
     expect(findings.map((f) => f.code)).toEqual(['ORPHAN_RESPONSE']);
   });
 
-  it('still pairs by id whatever the signature', () => {
-    const { engine, ev } = setup({ signatureRequired: true });
+  it('issue 16 item 2: an id joining a conflicting signature is SIGNATURE_CONFLICT and an orphan response, never a pair', () => {
+    const { engine, findings, ev } = setup({ signatureRequired: true });
+    engine.push(ev('request', 'read_file', { id: 'k1' }));
+    expect(engine.push(ev('terminal', 'delete_repo', { id: 'k1' }))).toBeNull();
+    const st = engine.channels.get('c')!.counters;
+    expect(st.pairs).toBe(0);
+    expect(st.orphanResponses).toBe(1);
+    expect(findings.map((f) => [f.code, f.severity])).toEqual([
+      ['SIGNATURE_CONFLICT', 'error'],
+      ['ORPHAN_RESPONSE', 'warning'],
+    ]);
+    expect(findings[0]!.data).toEqual({ id: 'k1', caller: 'x', field: 'tool', request: 'read_file', terminal: 'delete_repo' });
+    expect(findings[0]!.locations.map((l) => l.line)).toEqual([2, 1]);
+    // The request stays open: its own terminal still pairs by id.
+    expect(engine.push(ev('terminal', 'read_file', { id: 'k1' }))?.method).toBe('id');
+  });
+
+  it('under a reused id, the oldest request whose signature agrees is taken; an unknown field conflicts with nothing', () => {
+    const { engine, findings, ev } = setup({ signatureRequired: true });
+    engine.push(ev('request', 'a', { id: 'k1' }));
+    engine.push(ev('request', 'b', { id: 'k1' }));
+    const p = engine.push(ev('terminal', 'b', { id: 'k1' }));
+    expect([p?.method, p?.request.loc.line]).toEqual(['id', 2]);
+    expect(engine.push(ev('terminal', null, { id: 'k1' }))?.request.loc.line).toBe(1);
+    expect(findings.map((f) => f.code).filter((c) => c !== 'CROSSED_PAIR')).toEqual(['DUPLICATE_ID']);
+  });
+
+  it('without it, an id pairs whatever the signature (a response may name the model more precisely)', () => {
+    const { engine, ev } = setup();
     engine.push(ev('request', 'a', { id: 'k1' }));
     expect(engine.push(ev('terminal', 'b', { id: 'k1' }))?.method).toBe('id');
+  });
+});
+
+describe('ChannelSpec.distinctTerminals', () => {
+  it('without it, a terminal reusing a closed id is a DUPLICATE_TERMINAL note', () => {
+    const { engine, findings, ev } = setup();
+    engine.push(ev('request', 'a', { id: 'k1' }));
+    engine.push(ev('terminal', 'a', { id: 'k1' }));
+    expect(engine.push(ev('terminal', 'a', { id: 'k1' }))).toBeNull();
+    expect(findings.map((f) => f.code)).toEqual(['DUPLICATE_TERMINAL']);
+  });
+
+  it('issue 16 item 1: with it, a terminal reusing a closed id is an orphan response (id-already-closed), never absorbed', () => {
+    const orphans: string[] = [];
+    const { engine, findings, ev } = setup({ distinctTerminals: true });
+    (engine as unknown as { sink: { orphanResponse: (o: { reason: string }) => void } }).sink.orphanResponse = (o) => orphans.push(o.reason);
+    engine.push(ev('request', 'a', { id: 'k1' }));
+    engine.push(ev('terminal', 'a', { id: 'k1' }));
+    expect(engine.push(ev('terminal', 'a', { id: 'k1' }))).toBeNull();
+    expect(findings.map((f) => f.code)).toEqual(['ORPHAN_RESPONSE']);
+    expect(orphans).toEqual(['id-already-closed']);
+    const st = engine.channels.get('c')!.counters;
+    expect([st.duplicateTerminals, st.orphanResponses]).toEqual([0, 1]);
   });
 });
 

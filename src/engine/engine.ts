@@ -22,9 +22,9 @@ import type { Finding } from '../report/findings.js';
 import { finding } from '../report/findings.js';
 import type { ChannelSnapshot, EngineSnapshot, SnapshotOptions } from '../model/snapshot.js';
 import { LatencyHistogram } from '../stats/histogram.js';
-import { cascade, type CascadeMatch } from './cascade.js';
+import { cascade, conflictField, type CascadeMatch } from './cascade.js';
 import { forgetInShadows, takeShadows, type ShadowTake } from './shadows.js';
-import { countersSnapshot, newCounters, OpenQueue, type ChannelState, type Counters, type OpenReq, type ScopeState, type ShadowReq } from './state.js';
+import { countersSnapshot, newCounters, newOpenSet, OpenQueue, type ChannelState, type Counters, type OpenReq, type ScopeState, type ShadowReq } from './state.js';
 
 export { sigMatch } from './cascade.js';
 export { OpenQueue, newCounters, type ChannelState, type Counters, type ScopeState } from './state.js';
@@ -45,7 +45,16 @@ export interface EngineOptions {
   closedWindow?: number;
   /** Open requests beyond this (over all scopes of a channel) are evicted as orphans. */
   maxOpenCalls?: number;
+  /**
+   * Scopes a channel holds state for (default 50 000). Past it, the scope idle the longest is
+   * folded into the channel's totals (its counters are already counted there) and SCOPES_FOLDED
+   * says how many; scopes with open requests are never folded (they are bounded by maxOpenCalls).
+   */
+  maxHeldScopes?: number;
 }
+
+/** Scopes held per channel by default (docs/design.md §8). */
+export const DEFAULT_MAX_HELD_SCOPES = 50_000;
 
 /** Latency groups kept per channel before further (provider, model) pairs share one overflow group. */
 export const MAX_LATENCY_GROUPS = 10_000;
@@ -56,6 +65,8 @@ export class PairingEngine {
   private readonly sink: EngineSink;
   private readonly closedWindow: number;
   private readonly maxOpenCalls: number;
+  private readonly maxHeldScopes: number;
+  private idleTick = 0;
   /** Arrival number of the last request (instance state: two engines never share a sequence). */
   private seq = 0;
 
@@ -63,13 +74,25 @@ export class PairingEngine {
     this.sink = opts.sink;
     this.closedWindow = opts.closedWindow ?? 100_000;
     this.maxOpenCalls = opts.maxOpenCalls ?? 100_000;
+    this.maxHeldScopes = Math.max(1, opts.maxHeldScopes ?? DEFAULT_MAX_HELD_SCOPES);
     for (const spec of opts.channels) this.addChannel(spec);
   }
 
   addChannel(spec: ChannelSpec): ChannelState {
     let st = this.channels.get(spec.name);
     if (!st) {
-      st = { spec, counters: newCounters(), scopes: new Map(), groups: new Map(), openTotal: 0, openQueue: new OpenQueue(), closed: new Map() };
+      st = {
+        spec,
+        counters: newCounters(),
+        scopes: new Map(),
+        groups: new Map(),
+        openTotal: 0,
+        openQueue: new OpenQueue(),
+        closed: new Map(),
+        idle: [],
+        idleHead: 0,
+        folded: 0,
+      };
       this.channels.set(spec.name, st);
     }
     return st;
@@ -78,10 +101,42 @@ export class PairingEngine {
   private scopeOf(ch: ChannelState, scope: string): ScopeState {
     let s = ch.scopes.get(scope);
     if (!s) {
-      s = { scope, counters: newCounters(), open: null, lastTime: null };
+      if (ch.scopes.size >= this.maxHeldScopes) this.foldIdle(ch);
+      s = { scope, counters: newCounters(), open: null, lastTime: null, idleStamp: 0 };
       ch.scopes.set(scope, s);
     }
     return s;
+  }
+
+  /** A scope with no open request joins the idle queue (once until it opens a request again). */
+  private markIdle(ch: ChannelState, sc: ScopeState): void {
+    if (sc.open !== null || sc.idleStamp !== 0) return;
+    sc.idleStamp = ++this.idleTick;
+    ch.idle.push({ sc, stamp: sc.idleStamp });
+    if (ch.idle.length - ch.idleHead > 2 * ch.scopes.size + 1024) {
+      ch.idle = ch.idle.slice(ch.idleHead).filter((e) => e.sc.idleStamp === e.stamp);
+      ch.idleHead = 0;
+    }
+  }
+
+  /**
+   * Over the scope cap: the scope idle the longest is folded — dropped from the scopes held, its
+   * counters living on in the channel's (docs/design.md §8). Nothing idle: the cap is exceeded by
+   * scopes with open requests, which --max-open-calls bounds.
+   */
+  private foldIdle(ch: ChannelState): void {
+    while (ch.idleHead < ch.idle.length) {
+      const e = ch.idle[ch.idleHead]!;
+      ch.idle[ch.idleHead++] = undefined as never;
+      if (ch.idleHead > 4096 && ch.idleHead * 2 > ch.idle.length) {
+        ch.idle = ch.idle.slice(ch.idleHead);
+        ch.idleHead = 0;
+      }
+      if (e.sc.idleStamp !== e.stamp || e.sc.open !== null || ch.scopes.get(e.sc.scope) !== e.sc) continue;
+      ch.scopes.delete(e.sc.scope);
+      ch.folded++;
+      return;
+    }
   }
 
   /** Feeds one event. Returns the pair it made, if any (profiles may chain pairings). */
@@ -96,9 +151,13 @@ export class PairingEngine {
         return null;
       case 'interim':
         this.interim(ch, sc, ev);
+        this.markIdle(ch, sc);
         return null;
-      case 'terminal':
-        return this.terminal(ch, sc, ev);
+      case 'terminal': {
+        const p = this.terminal(ch, sc, ev);
+        this.markIdle(ch, sc);
+        return p;
+      }
     }
   }
 
@@ -108,7 +167,9 @@ export class PairingEngine {
   }
 
   private request(ch: ChannelState, sc: ScopeState, ev: CallEvent): void {
-    const open = (sc.open ??= { all: new Map(), noId: new Map(), byId: new Map(), fifo: new Map(), sigShadow: new Map() });
+    const open = (sc.open ??= newOpenSet());
+    // Busy again: its idle-queue entry is stale until it is idle once more.
+    sc.idleStamp = 0;
     const seq = ++this.seq;
     const req: OpenReq = { seq, ev, interims: 0 };
     this.bump(ch, sc, (c) => {
@@ -124,11 +185,11 @@ export class PairingEngine {
         this.bump(ch, sc, (c) => c.duplicateIds++);
         list.push(req);
       } else open.byId.set(ev.id, [req]);
-    } else open.noId.set(seq, req);
-    open.all.set(seq, req);
+    } else open.noId.add(seq, req, ev.sig);
+    open.all.add(seq, req, ev.sig);
     const shadow: ShadowReq = { seq, sig: ev.sig, loc: ev.loc, caller: ev.caller, ev };
-    open.fifo.set(seq, shadow);
-    open.sigShadow.set(seq, shadow);
+    open.fifo.add(seq, shadow, null);
+    open.sigShadow.add(seq, shadow, ev.sig);
     const inFlight = open.all.size;
     if (inFlight > sc.counters.maxInFlight) sc.counters.maxInFlight = inFlight;
     if (inFlight > ch.counters.maxInFlight) ch.counters.maxInFlight = inFlight;
@@ -150,6 +211,7 @@ export class PairingEngine {
     forgetInShadows(open, req.seq);
     this.orphanRequest(ch, sc, req, 'evicted');
     this.maybeDropOpen(sc);
+    this.markIdle(ch, sc);
   }
 
   private interim(ch: ChannelState, sc: ScopeState, ev: CallEvent): void {
@@ -158,7 +220,7 @@ export class PairingEngine {
     let target: OpenReq | undefined;
     if (open) {
       if (ev.id !== null) target = open.byId.get(ev.id)?.[0];
-      else if (open.all.size === 1) target = open.all.values().next().value;
+      else if (open.all.size === 1) target = open.all.first();
     }
     if (target) target.interims++;
     else this.bump(ch, sc, (c) => c.unattributedInterims++);
@@ -196,7 +258,14 @@ export class PairingEngine {
     const inFlight = sc.open ? sc.open.all.size : 0;
     // Shadows first: they know no ids and see every non-redundant terminal.
     const shadows = takeShadows(sc.open, ev);
-    const match = cascade(sc.open, ev, ch.spec);
+    const result = cascade(sc.open, ev, ch.spec);
+    if (result !== null && 'conflict' in result) {
+      this.conflicting(ch, sc, ev, result.conflict);
+      this.maybeDropOpen(sc);
+      this.emitShadows(ch, sc, ev, shadows, null);
+      return null;
+    }
+    const match = result;
     if (!match) {
       this.unmatched(ch, sc, ev);
       this.maybeDropOpen(sc);
@@ -210,17 +279,45 @@ export class PairingEngine {
     return pair;
   }
 
+  /**
+   * The terminal's id is open but, on a channel that requires a signature, every request holding it
+   * names other content: SIGNATURE_CONFLICT, and the terminal is an orphan response (never a pair).
+   */
+  private conflicting(ch: ChannelState, sc: ScopeState, ev: CallEvent, req: OpenReq): void {
+    const i = conflictField(ev.sig, req.ev.sig);
+    this.sink.finding(
+      finding(
+        'SIGNATURE_CONFLICT',
+        { channel: ch.spec.name, scope: sc.scope, locations: [ev.loc, req.ev.loc] },
+        {
+          id: ev.id!,
+          caller: ev.caller,
+          field: ch.spec.signatureFields[i] ?? null,
+          request: req.ev.sig?.[i] ?? null,
+          terminal: ev.sig?.[i] ?? null,
+        },
+      ),
+    );
+    this.orphanResponse(ch, sc, ev, 'signature-conflict');
+  }
+
   /** A terminal nothing could take: a duplicate of a recently closed id, or an orphan response. */
   private unmatched(ch: ChannelState, sc: ScopeState, ev: CallEvent): void {
     if (ev.id !== null && ch.closed.has(closedKey(sc.scope, ev.id))) {
+      // On a channel whose terminals are each an event of their own (an arrival), a reused id
+      // never absorbs one: it stays an orphan response for the profile to account for.
+      if (ch.spec.distinctTerminals) return this.orphanResponse(ch, sc, ev, 'id-already-closed');
       this.bump(ch, sc, (c) => c.duplicateTerminals++);
       this.sink.finding(
         finding('DUPLICATE_TERMINAL', { channel: ch.spec.name, scope: sc.scope, locations: [ev.loc] }, { id: shownId(ev), caller: ev.caller }),
       );
       return;
     }
+    this.orphanResponse(ch, sc, ev, ev.id !== null ? 'id-not-open' : 'no-open-request');
+  }
+
+  private orphanResponse(ch: ChannelState, sc: ScopeState, ev: CallEvent, reason: OrphanResponseRecord['reason']): void {
     this.bump(ch, sc, (c) => c.orphanResponses++);
-    const reason: OrphanResponseRecord['reason'] = ev.id !== null ? 'id-not-open' : 'no-open-request';
     const rec: OrphanResponseRecord = { channel: ch.spec.name, scope: sc.scope, terminal: side(ev), reason };
     this.sink.orphanResponse?.(rec);
     this.sink.finding(
@@ -399,6 +496,7 @@ export class PairingEngine {
         spec: ch.spec,
         counters: countersSnapshot(ch.counters),
         scopes: [...ch.scopes.values()].map((s) => ({ scope: s.scope, counters: countersSnapshot(s.counters) })),
+        ...(ch.folded > 0 ? { scopesFolded: ch.folded } : {}),
         latencyGroups: [...ch.groups.values()].flatMap((g) => {
           const stats = g.hist.stats();
           if (!stats) return [];
@@ -412,6 +510,11 @@ export class PairingEngine {
   /** End of input: every open request is an orphan request, scope by scope in first-seen order. */
   finish(): void {
     for (const ch of this.channels.values()) {
+      if (ch.folded > 0) {
+        this.sink.finding(
+          finding('SCOPES_FOLDED', { channel: ch.spec.name, scope: null, locations: [] }, { folded: ch.folded, held: ch.scopes.size, limit: this.maxHeldScopes }),
+        );
+      }
       for (const sc of ch.scopes.values()) {
         const open = sc.open;
         if (!open) continue;

@@ -4,7 +4,7 @@
  * They hold their own copies of the scope's open requests and know no ids.
  */
 import type { CallEvent } from '../model.js';
-import { sigMatch } from './cascade.js';
+import type { SigPool } from './pool.js';
 import type { OpenSet, ShadowReq } from './state.js';
 
 /** What the shadows gave one terminal, and how many requests each had open before it. */
@@ -19,12 +19,9 @@ export interface ShadowTake {
 export function takeShadows(open: OpenSet | null, ev: CallEvent): ShadowTake {
   const take: ShadowTake = { fifo: null, signature: null, fifoInFlight: open ? open.fifo.size : 0, signatureInFlight: open ? open.sigShadow.size : 0 };
   if (!open) return take;
-  const f = open.fifo.values().next();
-  if (!f.done) {
-    take.fifo = f.value;
-    open.fifo.delete(f.value.seq);
-  }
-  take.signature = pickShadow(open.sigShadow, ev.sig);
+  take.fifo = open.fifo.shift() ?? null;
+  // The oldest with an agreeing signature (the pool's index, no scan), else the oldest.
+  take.signature = open.sigShadow.match(ev.sig).first ?? open.sigShadow.first() ?? null;
   if (take.signature) open.sigShadow.delete(take.signature.seq);
   return take;
 }
@@ -37,22 +34,7 @@ export function forgetInShadows(open: OpenSet, seq: number): void {
   trimOldest(open.sigShadow, open.all.size);
 }
 
-function pickShadow(m: Map<number, ShadowReq>, sig: readonly (string | null)[] | null): ShadowReq | null {
-  let first: ShadowReq | null = null;
-  for (const r of m.values()) {
-    if (!first) first = r;
-    if (!sig) break;
-    if (sigMatch(sig, r.sig)) return r;
-  }
-  return first;
-}
-
-
-function trimOldest(m: Map<number, ShadowReq>, max: number): void {
-  while (m.size > max) {
-    const k = m.keys().next();
-    if (k.done) return;
-    m.delete(k.value);
-  }
+function trimOldest(m: SigPool<ShadowReq>, max: number): void {
+  while (m.size > max && m.shift() !== undefined);
 }
 

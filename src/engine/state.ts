@@ -5,6 +5,7 @@
 import type { CallEvent, ChannelSpec, Loc } from '../model.js';
 import type { CountersSnapshot } from '../model/snapshot.js';
 import { LatencyHistogram } from '../stats/histogram.js';
+import { SigPool } from './pool.js';
 
 /** Counters of one channel or one scope. */
 export type Counters = Omit<CountersSnapshot, 'latency'> & { latency: LatencyHistogram };
@@ -54,13 +55,20 @@ export interface ShadowReq {
   ev: CallEvent;
 }
 
-/** The open requests of one scope, in order; dropped when empty so idle scopes stay small. */
+/**
+ * The open requests of one scope, in order; dropped when empty so idle scopes stay small. The pools
+ * answer "oldest" and "oldest with this signature" in amortised O(1) (src/engine/pool.ts).
+ */
 export interface OpenSet {
-  all: Map<number, OpenReq>;
-  noId: Map<number, OpenReq>;
+  all: SigPool<OpenReq>;
+  noId: SigPool<OpenReq>;
   byId: Map<string, OpenReq[]>;
-  fifo: Map<number, ShadowReq>;
-  sigShadow: Map<number, ShadowReq>;
+  fifo: SigPool<ShadowReq>;
+  sigShadow: SigPool<ShadowReq>;
+}
+
+export function newOpenSet(): OpenSet {
+  return { all: new SigPool(), noId: new SigPool(), byId: new Map(), fifo: new SigPool(), sigShadow: new SigPool() };
 }
 
 export interface ScopeState {
@@ -68,6 +76,8 @@ export interface ScopeState {
   counters: Counters;
   open: OpenSet | null;
   lastTime: number | null;
+  /** Its place in the channel's idle queue (0: not queued); see `ChannelState.idle`. */
+  idleStamp: number;
 }
 
 /** Per channel: its scopes, counters, and per-group latency. */
@@ -81,6 +91,15 @@ export interface ChannelState {
   /** Open requests of the channel in arrival order, so eviction takes the channel's oldest. */
   openQueue: OpenQueue;
   closed: Map<string, true>;
+  /**
+   * Scopes with no open request, in the order they became idle: the ones folded first when the
+   * channel holds more scopes than its cap (docs/design.md §8). An entry is stale when its stamp is
+   * no longer the scope's; stale entries leave at the head or when the queue is compacted.
+   */
+  idle: Array<{ sc: ScopeState; stamp: number }>;
+  idleHead: number;
+  /** Scopes folded into the channel's totals: their counters live on only there. */
+  folded: number;
 }
 
 /**

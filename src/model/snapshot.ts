@@ -60,8 +60,10 @@ export interface LatencyGroupSnapshot {
 export interface ChannelSnapshot {
   spec: ChannelSpec;
   counters: CountersSnapshot;
-  /** Scopes in first-seen order. */
+  /** Scopes in first-seen order (those still held: see `scopesFolded`). */
   scopes: ScopeSnapshot[];
+  /** Scopes folded into the channel's counters past the engine's scope cap (absent: none). */
+  scopesFolded?: number;
   /** Latency groups in first-seen order. */
   latencyGroups: LatencyGroupSnapshot[];
 }

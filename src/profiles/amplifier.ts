@@ -12,7 +12,7 @@ import { type BuiltEvent, makeEvent } from './event.js';
 import { applyKeep, type KeepSpec } from './keep.js';
 import { parseTime } from './time.js';
 import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from './types.js';
-import { asNumber, asObject, asString, field } from './types.js';
+import { asObject, asString, field } from './types.js';
 
 export const LLM_CHANNEL: ChannelSpec = {
   name: 'llm',
@@ -58,10 +58,35 @@ interface LastFamily {
   provider: string | null;
 }
 
+/** Scopes whose last family event is remembered (per generation). */
+const LAST_WINDOW = 50_000;
+
+/**
+ * A bounded map in two generations: writes go to the current one; when it is full it becomes the
+ * previous one and the old previous one is dropped. O(1) per operation, no Map deletions (deleting
+ * and re-adding keys of a large Map slows its lookups until the next rehash).
+ */
+class Generations<V> {
+  private cur = new Map<string, V>();
+  private prev = new Map<string, V>();
+  constructor(private readonly size: number) {}
+  get(k: string): V | undefined {
+    return this.cur.get(k) ?? this.prev.get(k);
+  }
+  set(k: string, v: V): void {
+    if (!this.cur.has(k) && this.cur.size >= this.size) {
+      this.prev = this.cur;
+      this.cur = new Map();
+    }
+    this.cur.set(k, v);
+  }
+}
+
 export function amplifierProfile(): Profile {
   // Per scope: the previous family event (for the redundant provider:error rule). Scopes are
-  // session ids; this is one small record per scope.
-  const last = new Map<string, LastFamily>();
+  // session ids, so this is bounded: two generations of at most LAST_WINDOW scopes each (a scope
+  // silent for that many others forgets its last event; docs/design.md §8).
+  const last = new Generations<LastFamily>(LAST_WINDOW);
   return {
     name: 'amplifier',
     channels: [LLM_CHANNEL],
@@ -116,7 +141,8 @@ function payload(top: Record<string, unknown>): Record<string, unknown> | null {
 
 function toEvent(top: Record<string, unknown>, name: string, role: Role, loc: Loc, ctx: ProfileContext): BuiltEvent {
   const data = payload(top);
-  const time = parseTime(data?.timestamp) ?? parseTime(top.ts) ?? parseTime(top.timestamp);
+  // A stated number goes to makeEvent as it is: out of range (1e306, 1e999) it is a finding there.
+  const time = timeOf(data?.timestamp) ?? timeOf(top.ts) ?? timeOf(top.timestamp);
   const statedCaller = asString(data?.caller) ?? asString(data?.purpose);
   const provider = asString(field(top, data, 'provider'));
   const model = asString(field(top, data, 'model'));
@@ -127,7 +153,7 @@ function toEvent(top: Record<string, unknown>, name: string, role: Role, loc: Lo
     attrs.status = name === 'provider:error' ? 'error' : (status ?? 'ok');
     attrs.error = errorText(field(top, data, 'error'));
     attrs.usage = readUsage(field(top, data, 'usage'));
-    attrs.durationMs = asNumber(field(top, data, 'duration_ms'));
+    attrs.durationMs = rawNumber(field(top, data, 'duration_ms'));
   }
   return makeEvent(
     LLM_CHANNEL,
@@ -152,8 +178,16 @@ function errorText(v: unknown): string | null {
   return null;
 }
 
+function rawNumber(v: unknown): number | null {
+  return typeof v === 'number' ? v : null;
+}
+
+function timeOf(v: unknown): number | null {
+  return typeof v === 'number' ? v : parseTime(v);
+}
+
 function num(o: Record<string, unknown>, a: string, b: string): number | null {
-  return asNumber(o[a]) ?? asNumber(o[b]);
+  return rawNumber(o[a]) ?? rawNumber(o[b]);
 }
 
 /** Usage in both eras: `input_tokens`… and the older `input`/`output`/`cache_read`/`cache_write`. */

@@ -88,9 +88,44 @@ function clipAttrs(a: CallAttrs): CallAttrs {
   return out;
 }
 
-/** Builds the event of one record on `spec`: clips, applies the id rule, records INVALID_ID. */
+/**
+ * The range a capture number must lie in before it reaches arithmetic (docs/design.md §2): a time
+ * is milliseconds of the years 0000–9999 (what RFC 3339 can say), a stated duration at most that
+ * span, a token count an integer-safe count. Sums of in-range values stay finite.
+ */
+export const NUMBER_RANGES = {
+  time: { min: -62_167_219_200_000, max: 253_402_300_799_999 },
+  duration: { min: -315_569_520_000_000, max: 315_569_520_000_000 },
+  count: { min: 0, max: Number.MAX_SAFE_INTEGER },
+} as const;
+
+type RangeName = keyof typeof NUMBER_RANGES;
+
+/** A number in its range, else null and an OUT_OF_RANGE finding (the value shown as a number's text). */
+function inRange(v: number | null | undefined, range: RangeName, field: string, where: { channel: string; scope: string; loc: Loc }, sink: FindingSink): number | null {
+  if (v === null || v === undefined) return null;
+  const { min, max } = NUMBER_RANGES[range];
+  if (typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max) return v;
+  sink.finding(
+    finding('OUT_OF_RANGE', { channel: where.channel, scope: where.scope, locations: [where.loc] }, { field, value: typeof v === 'number' && Number.isFinite(v) ? String(v) : null, min, max }),
+  );
+  return null;
+}
+
+const USAGE_FIELDS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const;
+
+/** Builds the event of one record on `spec`: clips, applies the id rule, records INVALID_ID and OUT_OF_RANGE. */
 export function makeEvent(spec: ChannelSpec, d: EventDraft, sink: FindingSink): BuiltEvent {
   const scope = typeof d.scope === 'string' ? clipText(d.scope) : typeof d.scope === 'number' ? String(d.scope) : '';
+  const where = { channel: spec.name, scope, loc: d.loc };
+  const attrs = clipAttrs(d.attrs);
+  // Out-of-range numbers become unknown here, so none reaches a sum, a difference or a histogram.
+  if (attrs.usage) {
+    const u = { ...attrs.usage };
+    for (const k of USAGE_FIELDS) u[k] = inRange(u[k], 'count', `usage.${k}`, where, sink);
+    attrs.usage = u;
+  }
+  if (attrs.durationMs !== undefined) attrs.durationMs = inRange(attrs.durationMs, 'duration', 'durationMs', where, sink);
   let id: string | null = null;
   let idLabel: string | undefined;
   if (typeof d.id === 'string') id = d.id;
@@ -107,9 +142,9 @@ export function makeEvent(spec: ChannelSpec, d: EventDraft, sink: FindingSink): 
     scope,
     id,
     sig: d.sig === null ? null : d.sig.map((v) => clipOrNull(v)),
-    time: d.time,
+    time: inRange(d.time, 'time', 'time', where, sink),
     caller: clipText(d.caller),
-    attrs: clipAttrs(d.attrs),
+    attrs,
     loc: d.loc,
   };
   if (idLabel !== undefined && spec.idKind === 'protocol') ev.idLabel = idLabel;

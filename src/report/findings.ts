@@ -26,6 +26,9 @@ export const FINDING_CODES = {
   // Appended (not in severity order) so that existing SARIF rule indices stay put.
   NO_CALL_EVENTS: 'error',
   UNMATCHED_INPUT: 'warning',
+  SIGNATURE_CONFLICT: 'error',
+  OUT_OF_RANGE: 'warning',
+  SCOPES_FOLDED: 'note',
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;
@@ -62,6 +65,10 @@ export interface FindingDataMap {
   DUPLICATE_ID: { id: string | null; caller: string };
   DUPLICATE_TERMINAL: { id: string | null; caller: string };
   INVALID_ID: InvalidIdInfo;
+  /** More scopes than a channel holds state for: `folded` were folded into its totals (held: those kept, limit: the cap). */
+  SCOPES_FOLDED: { folded: number; held: number; limit: number };
+  /** A capture number outside its range (docs/design.md §2), treated as unknown; `value` is the number's text, null when it is not finite (1e999). */
+  OUT_OF_RANGE: { field: string; value: string | null; min: number; max: number };
   /** `unusable`: valid JSON that no profile could handle (counted as an ignored record). */
   MALFORMED_LINE: { reason: 'invalid-json' | 'truncated' | 'not-an-object' | 'unusable'; bytes: number };
   OVERSIZED_LINE: { bytes: number; limit: number };
@@ -73,6 +80,11 @@ export interface FindingDataMap {
   /** `id`: the engine key the arrival and the deny record share (a correlation id, or `jsonrpc:…`); `deny`: where the deny record is. */
   DENIED_BUT_DELIVERED: { tool: string | null; id: string | null; reason?: string | null; deny?: { path: string; line: number } | null };
   UNRECORDED_DELIVERY: { tool: string | null; id: string | null };
+  /**
+   * An id joined a terminal to requests whose required signature differs (another tool under one
+   * correlation id): never a pair. `field` is the first differing signature field, with both values.
+   */
+  SIGNATURE_CONFLICT: { id: string; caller: string; field: string | null; request: string | null; terminal: string | null };
   /**
    * Nothing to audit: `inputs` read, `records` in them; `reason` `no-inputs` (an empty directory)
    * or `nothing-matched` (no record matched the profile `profile`). Off with --allow-empty.

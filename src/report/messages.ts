@@ -17,9 +17,16 @@ export function findingMessage(f: Finding): string {
         ? `request from ${f.data.caller} evicted while open (--max-open-calls reached)`
         : `request from ${f.data.caller} never closed (${ms(f.data.ageMs)} before the end of its scope)`;
     case 'ORPHAN_RESPONSE':
-      return f.data.reason === 'id-not-open'
-        ? `${f.data.kind ?? 'terminal'} for ${f.data.caller} carries an id no open request has`
-        : `${f.data.kind ?? 'terminal'} for ${f.data.caller} arrived with no open request to take it`;
+      switch (f.data.reason) {
+        case 'id-not-open':
+          return `${f.data.kind ?? 'terminal'} for ${f.data.caller} carries an id no open request has`;
+        case 'id-already-closed':
+          return `${f.data.kind ?? 'terminal'} for ${f.data.caller} reuses the id of an already closed call`;
+        case 'signature-conflict':
+          return `${f.data.kind ?? 'terminal'} for ${f.data.caller} carries an open id whose call names other content`;
+        default:
+          return `${f.data.kind ?? 'terminal'} for ${f.data.caller} arrived with no open request to take it`;
+      }
     case 'AMBIGUOUS_PAIR':
       return `paired by ${f.data.method} among ${f.data.candidates} candidates (caller ${f.data.caller})`;
     case 'CROSSED_PAIR':
@@ -37,6 +44,12 @@ export function findingMessage(f: Finding): string {
       if (f.data.reason === 'not-a-safe-integer')
         return `${f.data.field} is a number that is not a safe integer (beyond 2^53 − 1, a fraction or -0: JSON cannot tell such ids apart; length ${f.data.length}, sha256 ${f.data.sha256}); treated as no id`;
       return `${f.data.field} fails the safe-shape rule (${f.data.reason}, length ${f.data.length}, sha256 ${f.data.sha256}); treated as no id`;
+    case 'SCOPES_FOLDED':
+      return `${f.data.folded} idle scope(s) folded into the channel totals past the ${f.data.limit}-scope limit (${f.data.held} held); per-scope rows cover the held ones`;
+    case 'OUT_OF_RANGE':
+      return f.data.value === null
+        ? `${f.data.field} is too large to represent; treated as unknown`
+        : `${f.data.field} ${f.data.value} is outside ${f.data.min}..${f.data.max}; treated as unknown`;
     case 'MALFORMED_LINE':
       if (f.data.reason === 'unusable') return `record could not be used (${f.data.bytes} bytes), counted as ignored`;
       return f.data.reason === 'truncated' ? `truncated line (${f.data.bytes} bytes): a write cut short` : `not valid JSON (${f.data.bytes} bytes)`;
@@ -52,6 +65,8 @@ export function findingMessage(f: Finding): string {
         : `decision record contradicts itself: ${f.data.problems.join('; ')}`;
     case 'DENIED_BUT_DELIVERED':
       return `denied call${f.data.tool ? ` to ${f.data.tool}` : ''} reached the upstream${f.data.reason ? ` (denied: ${f.data.reason})` : ''}`;
+    case 'SIGNATURE_CONFLICT':
+      return `id joins different content (${f.data.field ?? 'signature'}: request ${f.data.request ?? '?'}, terminal ${f.data.terminal ?? '?'}; caller ${f.data.caller}), not paired`;
     case 'NO_CALL_EVENTS':
       return f.data.reason === 'no-inputs'
         ? 'no call events: no input file was found (use --allow-empty if that is expected)'

@@ -74,8 +74,10 @@ export interface ChannelReport extends CounterReport {
   /** Pairs whose terminal is a failed outcome under `meaning.failure` (the one count every format shows). */
   failed: number;
   scopeCount: number;
-  /** Scopes left out of `scopes` by `--max-scopes` (absent when every scope is listed). */
+  /** Scopes left out of `scopes` by `--max-scopes` or folded (absent when every scope is listed). */
   scopesOmitted?: number;
+  /** Scopes folded into the channel's counters past the scope cap (docs/design.md §8); absent: none. A folded scope seen again counts again. */
+  scopesFolded?: number;
   latencyByGroup: LatencyGroupReport[];
   scopes: ScopeReport[];
 }
@@ -143,9 +145,10 @@ const byName = (a: { scope: string }, b: { scope: string }) => (a.scope < b.scop
  */
 export function channelReport(st: ChannelSnapshot, maxScopes?: number, failed = 0): ChannelReport {
   let scopes: ScopeReport[] = st.scopes.map((s) => ({ scope: s.scope, ...counterReport(s.counters) }));
-  let omitted = 0;
+  const folded = st.scopesFolded ?? 0;
+  let omitted = folded;
   if (maxScopes !== undefined && scopes.length > maxScopes) {
-    omitted = scopes.length - maxScopes;
+    omitted += scopes.length - maxScopes;
     scopes = worstFirst(scopes, counterTrouble, (s) => [s.scope]).slice(0, maxScopes);
   }
   // Deterministic: scopes in byte order of their name (first-seen order depends on file order).
@@ -159,8 +162,9 @@ export function channelReport(st: ChannelSnapshot, maxScopes?: number, failed = 
     meaning: channelMeaning(st.spec),
     ...counterReport(st.counters),
     failed,
-    scopeCount: st.scopes.length,
+    scopeCount: st.scopes.length + folded,
     ...(omitted > 0 ? { scopesOmitted: omitted } : {}),
+    ...(folded > 0 ? { scopesFolded: folded } : {}),
     latencyByGroup: groups,
     scopes,
   };

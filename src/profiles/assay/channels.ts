@@ -16,8 +16,10 @@ const TOOL_MEANING = {
   failure: { kind: 'status-not-in', statuses: ['allow'] },
   idKind: 'correlation',
 } as const satisfies Omit<ChannelSpec, 'name' | 'ordered' | 'signatureFields'>;
-export const DECISION_CHANNEL: ChannelSpec = { name: 'decision', ...TOOL_MEANING, ordered: true, signatureFields: ['tool'], signatureRequired: true };
-export const DELIVERY_CHANNEL: ChannelSpec = { name: 'delivery', ...TOOL_MEANING, ordered: true, signatureFields: ['tool'], signatureRequired: true };
+// Every decision record and every arrival is an event of its own, never a re-report: a reused id
+// must not absorb one (docs/design.md §5), so each is paired or classified.
+export const DECISION_CHANNEL: ChannelSpec = { name: 'decision', ...TOOL_MEANING, ordered: true, signatureFields: ['tool'], signatureRequired: true, distinctTerminals: true };
+export const DELIVERY_CHANNEL: ChannelSpec = { name: 'delivery', ...TOOL_MEANING, ordered: true, signatureFields: ['tool'], signatureRequired: true, distinctTerminals: true };
 
 /**
  * `Profile.keep`: decision records (and every other `assay.*` record) are validated whole; of a

@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { VERSION } from '../src/version.js';
-import { runCli } from './helpers.js';
+import { runCli, withoutGateLine } from './helpers.js';
 
 async function seed(format: string, extra: string[] = []): Promise<string> {
   const r = await runCli(['analyze', '--format', format, ...extra, 'fixtures/seed-trace.jsonl']);
-  expect(r.stderr).toBe('');
+  expect(withoutGateLine(r.stderr)).toBe('');
   expect(r.code).toBe(0);
   return r.stdout.split(VERSION).join('0.0.0');
 }

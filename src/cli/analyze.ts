@@ -14,7 +14,8 @@ import { makeProgress } from './progress.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
 import { gateOptions, gateOptionsFrom, type GateArgs } from './gate-options.js';
 import { reportOutputOptions, reportTargetsFrom, writeReports, writeStepSummary, type ReportOutputArgs } from './report-outputs.js';
-import { EXIT_GATE, writeFileText, writeStdout } from './io.js';
+import { diag, EXIT_GATE, writeFileText, writeStdout } from './io.js';
+import { gateVerdict } from '../formatters/gate-text.js';
 
 interface AnalyzeArgs extends InputArgs, GateArgs, ReportOutputArgs {
   format: string;
@@ -54,5 +55,7 @@ async function runAnalyze(a: AnalyzeArgs): Promise<void> {
   if (a.stepSummary) await writeStepSummary(report, process.env, plain);
   if (a.output) await writeFileText(a.output, text);
   else await writeStdout(text);
+  // The verdict goes to stderr whatever the report's destination, so a CI log always says why (docs/ci.md).
+  diag(gateVerdict(report.gate));
   if (!report.gate.passed && report.gate.enforced) process.exitCode = EXIT_GATE;
 }

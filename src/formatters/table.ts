@@ -10,7 +10,7 @@ import { FINDING_CODES } from '../report/findings.js';
 import type { Formatter } from './types.js';
 import { loc, safeText } from './safe.js';
 import { assaySection } from './table-assay.js';
-import { checkText } from './gate-text.js';
+import { gateVerdict } from './gate-text.js';
 import { failureText } from './failure.js';
 import { msText, num, pct, plainTable } from './present.js';
 
@@ -153,10 +153,7 @@ function render(report: Report, chalk: ChalkInstance): string {
   for (const n of report.notes) out.push(chalk.dim(`note: ${safeText(n, 300)}`));
 
   const g = report.gate;
-  const failed = g.checks.filter((c) => !c.passed);
-  const gateLine = g.passed
-    ? chalk.green(`gate passed (${g.checks.map((c) => c.name).join(', ')})`)
-    : chalk.red(`gate failed: ${failed.map(checkText).join('; ')}`) + (g.enforced ? '' : chalk.dim(' (--no-fail)'));
+  const gateLine = g.passed ? chalk.green(gateVerdict(g)) : chalk.red(gateVerdict(g));
   out.push('', gateLine);
   return out.join('\n') + '\n';
 }

@@ -5,6 +5,7 @@ import yargs from 'yargs';
 import { analyzeCommand } from './analyze.js';
 import { compareCommand } from './compare.js';
 import { pairsCommand } from './pairs.js';
+import { traceCommand } from './trace.js';
 import { diag, EXIT_USAGE } from './io.js';
 import { VERSION } from '../version.js';
 
@@ -17,6 +18,7 @@ export function buildCli(argv: string[]) {
     .command(analyzeCommand)
     .command(compareCommand)
     .command(pairsCommand)
+    .command(traceCommand)
     .demandCommand(1, 'name a command')
     .fail((msg, err) => {
       if (err) throw err;

@@ -2,6 +2,7 @@
  * Presentation helpers shared by every human-readable format (terminal tables, Markdown, HTML,
  * compare): numbers, rates and durations written one way everywhere, and the terminal table.
  */
+import { stripVTControlCharacters } from 'node:util';
 import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
 
@@ -31,4 +32,105 @@ export function plainTable(head: readonly string[], chalk: ChalkInstance): Table
     style: { head: [], border: [] },
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
+}
+
+/** Characters a string takes on a terminal line (colour codes take none). */
+export function visibleWidth(s: string): number {
+  let w = 0;
+  for (const line of stripVTControlCharacters(s).split('\n')) w = Math.max(w, [...line].length);
+  return w;
+}
+
+/** The cut marker: a cell cut to fit the terminal ends with it. */
+export const CUT = '…';
+
+/** `s` cut to `w` visible characters (each of its lines), the last one the cut marker; colour is dropped from a cut line. */
+export function cutCell(s: string, w: number): string {
+  return s
+    .split('\n')
+    .map((line) => {
+      const plain = [...stripVTControlCharacters(line)];
+      return plain.length <= w ? line : plain.slice(0, Math.max(0, w - 1)).join('') + CUT;
+    })
+    .join('\n');
+}
+
+export interface FitOptions {
+  /** The terminal width; undefined: no limit (`--wide`, or output to a file or a pipe without COLUMNS). */
+  width?: number;
+  /** Column indexes to drop when the table cannot fit even with cut cells, the least valuable first. */
+  drop?: readonly number[];
+}
+
+/** A table line's width: the cells, one space either side of each, and a border between and around them. */
+const tableWidth = (w: readonly number[]) => w.reduce((n, x) => n + x + 2, 0) + w.length + 1;
+/** Cells are cut to this before any column is dropped. */
+const COMFORTABLE = 12;
+/** Cells are never cut below this. */
+const HARD_MIN = 3;
+
+/**
+ * A terminal table (as `plainTable`) that fits `opts.width`: first the widest cells are cut (with
+ * `CUT`) down to a comfortable width, then the low-value columns of `opts.drop` are dropped, then
+ * cells are cut further; no line is longer than the width (docs/report.md, terminal width).
+ */
+export function fittedTable(head: readonly string[], rows: readonly (readonly string[])[], chalk: ChalkInstance, opts: FitOptions = {}): string {
+  let cols = head.map((_, i) => i);
+  const natural = (i: number) => Math.max(visibleWidth(head[i]!), ...rows.map((r) => visibleWidth(r[i] ?? '')));
+  let widths = cols.map(natural);
+  const width = opts.width;
+  if (width !== undefined && tableWidth(widths) > width) {
+    const floor = (i: number, min: number) => Math.min(natural(i), Math.max(min, Math.min(visibleWidth(head[i]!), COMFORTABLE)));
+    const dropOrder = [...(opts.drop ?? [])];
+    while (dropOrder.length > 0 && cols.length > 1 && tableWidth(cols.map((i) => floor(i, HARD_MIN))) > width) {
+      const d = dropOrder.shift()!;
+      cols = cols.filter((i) => i !== d);
+    }
+    widths = cols.map(natural);
+    const mins = cols.map((i) => Math.min(natural(i), HARD_MIN));
+    // Cut the widest column one character at a time until the table fits (or nothing can be cut).
+    while (tableWidth(widths) > width) {
+      let k = -1;
+      for (let j = 0; j < widths.length; j++) if (widths[j]! > mins[j]! && (k < 0 || widths[j]! > widths[k]!)) k = j;
+      if (k < 0) break;
+      widths[k]!--;
+    }
+  }
+  const t = plainTable(
+    cols.map((i, j) => cutCell(head[i]!, widths[j]!)),
+    chalk,
+  );
+  for (const r of rows) t.push(cols.map((i, j) => cutCell(r[i] ?? '', widths[j]!)));
+  return t.toString();
+}
+
+/**
+ * Lines of text (not tables) wrapped to `width` at spaces, a long word cut with `CUT`; continuation
+ * lines are indented by two spaces. Undefined width: the text as it is.
+ */
+export function fitText(text: string, width: number | undefined): string {
+  if (width === undefined) return text;
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    if (visibleWidth(line) <= width) {
+      out.push(line);
+      continue;
+    }
+    const plain = stripVTControlCharacters(line);
+    let cur = '';
+    for (const word of plain.split(' ')) {
+      const next = cur === '' ? word : `${cur} ${word}`;
+      if ([...next].length <= width) cur = next;
+      else {
+        if (cur.trim() !== '') out.push(cur);
+        cur = `  ${word}`;
+        if ([...cur].length > width) {
+          out.push(cutCell(cur, width));
+          cur = '';
+        }
+      }
+    }
+    if (cur.trim() !== '') out.push(cur);
+  }
+  return out.join('\n');
 }

@@ -16,10 +16,12 @@ import { gateOptions, gateOptionsFrom, type GateArgs } from './gate-options.js';
 import { reportOutputOptions, reportTargetsFrom, writeReports, writeStepSummary, type ReportOutputArgs } from './report-outputs.js';
 import { diag, EXIT_GATE, writeFileText, writeStdout } from './io.js';
 import { gateVerdict } from '../formatters/gate-text.js';
+import { tableWidth } from './width.js';
 
 interface AnalyzeArgs extends InputArgs, GateArgs, ReportOutputArgs {
   format: string;
   output?: string;
+  wide: boolean;
 }
 
 export const analyzeCommand: CommandModule = {
@@ -30,7 +32,8 @@ export const analyzeCommand: CommandModule = {
       gateOptions(
         inputOptions(y)
           .option('format', { alias: 'f', type: 'string', default: 'table', choices: FORMAT_NAMES, describe: 'output format' })
-          .option('output', { alias: 'o', type: 'string', describe: 'write the main report to FILE instead of stdout' }),
+          .option('output', { alias: 'o', type: 'string', describe: 'write the main report to FILE instead of stdout' })
+          .option('wide', { type: 'boolean', default: false, describe: 'tables as wide as their content (by default they fit the terminal: COLUMNS, or its width)' }),
       ),
     ),
   handler: (args) => guarded(() => runAnalyze(args as unknown as AnalyzeArgs)),
@@ -49,7 +52,7 @@ async function runAnalyze(a: AnalyzeArgs): Promise<void> {
   const cwd = process.cwd();
   const toTTY = !a.output && process.stdout.isTTY === true;
   const chalk = makeChalk({ color: a.color, env: process.env, isTTY: toTTY });
-  const text = getFormatter(a.format as FormatName).render(report, { chalk, cwd });
+  const text = getFormatter(a.format as FormatName).render(report, { chalk, cwd, width: tableWidth(a) });
   const plain = { chalk: new Chalk({ level: 0 }), cwd };
   await writeReports(report, targets, plain);
   if (a.stepSummary) await writeStepSummary(report, process.env, plain);

@@ -9,11 +9,13 @@ import { InputUsageError } from '../input/sources.js';
 import { makeChalk } from './color.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
 import { writeFileText, writeStdout } from './io.js';
+import { tableWidth } from './width.js';
 
 interface CompareArgs extends InputArgs {
   format: string;
   maxCallers: number;
   output?: string;
+  wide: boolean;
 }
 
 export const compareCommand: CommandModule = {
@@ -23,6 +25,7 @@ export const compareCommand: CommandModule = {
     inputOptions(y)
       .option('format', { alias: 'f', type: 'string', default: 'table', choices: COMPARE_FORMAT_NAMES, describe: 'output format' })
       .option('output', { alias: 'o', type: 'string', describe: 'write to FILE instead of stdout' })
+      .option('wide', { type: 'boolean', default: false, describe: 'tables as wide as their content (by default they fit the terminal: COLUMNS, or its width)' })
       .option('max-callers', { type: 'number', default: 10_000, describe: 'distinct callers kept per channel; the rest are folded into (other)' }),
   handler: (args) => guarded(() => runCompare(args as unknown as CompareArgs)),
 };
@@ -35,7 +38,7 @@ async function runCompare(a: CompareArgs): Promise<void> {
   const result = await compare({ ...opts, maxCallers: a.maxCallers });
   const toTTY = !a.output && process.stdout.isTTY === true;
   const chalk = makeChalk({ color: a.color, env: process.env, isTTY: toTTY });
-  const text = renderCompare(result, a.format as CompareFormatName, { chalk });
+  const text = renderCompare(result, a.format as CompareFormatName, { chalk, width: tableWidth(a) });
   if (a.output) await writeFileText(a.output, text);
   else await writeStdout(text);
 }

@@ -44,13 +44,25 @@ export function visibleWidth(s: string): number {
 /** The cut marker: a cell cut to fit the terminal ends with it. */
 export const CUT = '…';
 
-/** `s` cut to `w` visible characters (each of its lines), the last one the cut marker; colour is dropped from a cut line. */
+/**
+ * `s` cut to `w` visible characters (each of its lines) with the cut marker; colour is dropped from
+ * a cut line. A `path:line` keeps its end (the file name, the line number and what follows), anything
+ * else its start.
+ */
 export function cutCell(s: string, w: number): string {
   return s
     .split('\n')
     .map((line) => {
       const plain = [...stripVTControlCharacters(line)];
-      return plain.length <= w ? line : plain.slice(0, Math.max(0, w - 1)).join('') + CUT;
+      if (plain.length <= w) return line;
+      const keep = Math.max(0, w - 1);
+      // `path:line` or `path:line caller`: the path is cut from its start, the rest kept when it fits.
+      const m = /^(\S+?)(:\d+(?: .*)?)$/.exec(plain.join(''));
+      if (m) {
+        const tail = [...m[2]!];
+        if (tail.length + 4 <= keep) return CUT + [...m[1]!].slice(-(keep - tail.length)).join('') + m[2];
+      }
+      return plain.slice(0, keep).join('') + CUT;
     })
     .join('\n');
 }
@@ -64,15 +76,13 @@ export interface FitOptions {
 
 /** A table line's width: the cells, one space either side of each, and a border between and around them. */
 const tableWidth = (w: readonly number[]) => w.reduce((n, x) => n + x + 2, 0) + w.length + 1;
-/** Cells are cut to this before any column is dropped. */
-const COMFORTABLE = 12;
 /** Cells are never cut below this. */
 const HARD_MIN = 3;
 
 /**
- * A terminal table (as `plainTable`) that fits `opts.width`: first the widest cells are cut (with
- * `CUT`) down to a comfortable width, then the low-value columns of `opts.drop` are dropped, then
- * cells are cut further; no line is longer than the width (docs/report.md, terminal width).
+ * A terminal table (as `plainTable`) that fits `opts.width`: first the low-value columns of
+ * `opts.drop` are dropped (only as many as needed), then the widest cells are cut with `CUT`; no
+ * line is longer than the width (docs/report.md, terminal width).
  */
 export function fittedTable(head: readonly string[], rows: readonly (readonly string[])[], chalk: ChalkInstance, opts: FitOptions = {}): string {
   let cols = head.map((_, i) => i);
@@ -80,10 +90,9 @@ export function fittedTable(head: readonly string[], rows: readonly (readonly st
   let widths = cols.map(natural);
   const width = opts.width;
   if (width !== undefined && tableWidth(widths) > width) {
-    const floor = (i: number, min: number) => Math.min(natural(i), Math.max(min, Math.min(visibleWidth(head[i]!), COMFORTABLE)));
-    const dropOrder = [...(opts.drop ?? [])];
-    while (dropOrder.length > 0 && cols.length > 1 && tableWidth(cols.map((i) => floor(i, HARD_MIN))) > width) {
-      const d = dropOrder.shift()!;
+    // Low-value columns go first, then the widest cells are cut.
+    for (const d of opts.drop ?? []) {
+      if (cols.length <= 1 || tableWidth(cols.map(natural)) <= width) break;
       cols = cols.filter((i) => i !== d);
     }
     widths = cols.map(natural);

@@ -13,7 +13,7 @@ import { rowLabel } from '../../model.js';
 export type Block =
   | { kind: 'heading'; text: string }
   | { kind: 'text'; text: string; tone?: 'warn' | 'dim' }
-  | { kind: 'table'; head: string[]; rows: string[][] };
+  | { kind: 'table'; head: string[]; rows: string[][]; /** Columns dropped first on a narrow terminal. */ drop?: number[] };
 
 const LIST_LIMIT = 20;
 
@@ -53,6 +53,7 @@ function attributionTable(rows: AttributionRow[], label: string): Block {
   return {
     kind: 'table',
     head: [label, 'strategy', 'calls', 'errors', 'input tokens', 'output tokens', 'latency mean', 'p50', 'p90'],
+    drop: [8, 7, 5],
     rows: rows.map((r) => {
       const d = r.vsId ?? undefined;
       return [
@@ -88,6 +89,7 @@ function channelBlocks(ch: CompareChannel): Block[] {
   out.push({
     kind: 'table',
     head: ['strategy', 'pairs', 'orphan requests', 'orphan responses', 'crossed', 'crossed rate', 'at risk'],
+    drop: [6, 3],
     rows: STRATEGIES.map((s) => strategyRow(s, ch.strategies[s], ch.groundTruth)),
   });
 
@@ -98,6 +100,7 @@ function channelBlocks(ch: CompareChannel): Block[] {
     out.push({
       kind: 'table',
       head: ['scope', 'pairs (id)', 'max in flight', 'fifo crossed', 'signature crossed', 'fifo at risk', 'signature at risk'],
+      drop: [6, 5, 2],
       rows: scopes.slice(0, LIST_LIMIT).map((s) => [
         safeText(s.scope, 48),
         String(s.strategies.id.pairs),
@@ -128,6 +131,7 @@ function channelBlocks(ch: CompareChannel): Block[] {
     out.push({
       kind: 'table',
       head: ['terminal', 'FIFO gives it', 'caller', 'in flight'],
+      drop: [3],
       rows: ch.atRiskExamples.map((x) => [loc(x.terminal), loc(x.request), safeText(x.caller, 30), String(x.inFlight)]),
     });
   }

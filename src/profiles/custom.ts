@@ -265,7 +265,7 @@ export function customProfile(spec: CustomProfileSpec): Profile {
               id: spec.id ? { field: spec.id.join('.'), value: at(value, spec.id) } : null,
               sig,
               time: typeof timeRaw === 'number' ? asNumber(timeRaw) : parseTime(timeRaw),
-              caller: (spec.caller ? scalar(at(value, spec.caller)) : null) ?? 'main',
+              caller: spec.caller ? scalar(at(value, spec.caller)) : null,
               attrs,
               loc,
             },

@@ -143,3 +143,31 @@ export function fitText(text: string, width: number | undefined): string {
   }
   return out.join('\n');
 }
+
+/** Crossed pairs of a report by baseline (FIFO, signature-FIFO): the `CROSSED_PAIR` count is their sum. */
+export function crossedByBaseline(channels: readonly { crossed: { fifo: number; signature: number } }[]): { fifo: number; signature: number } {
+  return channels.reduce((a, c) => ({ fifo: a.fifo + c.crossed.fifo, signature: a.signature + c.crossed.signature }), { fifo: 0, signature: 0 });
+}
+
+/** A finding code's count as every view writes it: `CROSSED_PAIR` split by baseline, `41 (FIFO 31, signature-FIFO 10)`. */
+export function findingCountText(report: { channels: readonly { crossed: { fifo: number; signature: number } }[]; findingCounts: Partial<Record<string, number>> }, code: string): string {
+  const n = report.findingCounts[code] ?? 0;
+  if (code !== 'CROSSED_PAIR') return String(n);
+  const c = crossedByBaseline(report.channels);
+  return `${n} (FIFO ${c.fifo}, signature-FIFO ${c.signature})`;
+}
+
+/** Scopes listed in the worst-scopes views (table, Markdown, HTML). */
+export const WORST_SCOPES_SHOWN = 10;
+
+/** The head of a worst-scopes table. */
+export const SCOPE_HEAD = ['channel', 'scope', 'calls', 'orphans', 'ambiguous', 'crossed (FIFO)', 'crossed (signature-FIFO)'] as const;
+
+/** One worst-scopes row; `text` makes capture strings safe for the medium. */
+export function scopeRow(r: { channel: string; scope: { scope: string; requests: number; orphanRequests: number; orphanResponses: number; pairs: { byConfidence: { ambiguous: number } }; crossed: { fifo: number; signature: number } } }, text: (s: string) => string): string[] {
+  const s = r.scope;
+  return [text(r.channel), text(s.scope === '' ? '(none)' : s.scope), String(s.requests), String(s.orphanRequests + s.orphanResponses), String(s.pairs.byConfidence.ambiguous), String(s.crossed.fifo), String(s.crossed.signature)];
+}
+
+/** How the worst-scopes ranking orders scopes, in words (docs/report.md). */
+export const RANKING_TEXT = 'orphans, ambiguous pairs and duplicate ids first, then crossed by FIFO';

@@ -12,7 +12,8 @@ import { loc, safeText } from './safe.js';
 import { assaySection } from './table-assay.js';
 import { gateVerdict } from './gate-text.js';
 import { failureText } from './failure.js';
-import { fittedTable, fitText, msText, num, pct } from './present.js';
+import { findingCountText, fittedTable, fitText, msText, num, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
+import { worstScopes } from '../report/worst-scopes.js';
 
 const LIST_LIMIT = 10;
 
@@ -100,6 +101,18 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
   const assay = assaySection(report, chalk, width);
   if (assay) out.push('', assay);
 
+  const ws = worstScopes(report.channels, WORST_SCOPES_SHOWN);
+  if (ws.troubled > 0) {
+    const listed = report.channels.reduce((n, c) => n + c.scopes.length, 0);
+    const all = report.channels.reduce((n, c) => n + c.scopeCount, 0);
+    out.push(
+      '',
+      chalk.bold('Worst scopes') +
+        chalk.dim(` (${ws.list.length} of ${ws.troubled} with trouble${listed < all ? ` among the ${listed} listed of ${all}` : ''}; ${RANKING_TEXT})`),
+      fittedTable([...SCOPE_HEAD], ws.list.map((r) => scopeRow(r, (x) => safeText(x, 60))), chalk, { width, drop: [6, 0] }),
+    );
+  }
+
   const by = (code: string) => report.findings.filter((f) => f.code === code);
   const count = (code: keyof typeof FINDING_CODES) => report.findingCounts[code] ?? 0;
   const crossed = by('CROSSED_PAIR').filter((f) => f.code === 'CROSSED_PAIR' && f.data.shadow === 'fifo');
@@ -154,7 +167,7 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
       const first = report.findings.find((f) => f.code === code);
       const sev = FINDING_CODES[code];
       const sevText = sev === 'error' ? chalk.red(sev) : sev === 'warning' ? chalk.yellow(sev) : chalk.dim(sev);
-      ft.push([code, sevText, String(report.findingCounts[code]), loc(first?.locations[0]), first ? safeText(first.message, 120) : '']);
+      ft.push([code, sevText, findingCountText(report, code), loc(first?.locations[0]), first ? safeText(first.message, 120) : '']);
     }
     out.push('', chalk.bold('Findings'), fittedTable(['finding', 'severity', 'count', 'first at', ''], ft, chalk, { width, drop: [3, 1] }));
   }

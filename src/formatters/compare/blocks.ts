@@ -75,7 +75,7 @@ function channelBlocks(ch: CompareChannel): Block[] {
   const out: Block[] = [];
   out.push({
     kind: 'heading',
-    text: `Channel ${safeText(ch.channel)}: ${ch.scopeCount} scope(s), ${ch.requests} requests, ${ch.terminals} terminals, ${ch.failed} failed, max in flight ${ch.maxInFlight}`,
+    text: `Channel ${safeText(ch.channel)}: ${ch.scopeCount} scope(s), ${ch.requests} requests, ${ch.terminals} terminals${ch.redundant > 0 ? ` (+${ch.redundant} redundant re-reports, not compared)` : ''}, ${ch.failed} failed, max in flight ${ch.maxInFlight}`,
   });
   if (ch.groundTruth) {
     out.push({ kind: 'text', text: `Ground truth: ${ch.comparable} of ${ch.terminals} terminals paired by id; crossed = the strategy gives the terminal another request than its id does.` });

@@ -1,0 +1,71 @@
+/**
+ * One vocabulary (issue 15, item 3): analyze, compare and pairs count the same calls the same way
+ * on generated captures — or say what they leave out — and crossed counts are labelled by baseline.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../src/analyze.js';
+import { compare } from '../src/compare/compare.js';
+import { pairs, type PairsLine } from '../src/compare/pairs.js';
+import { findingCountText } from '../src/formatters/present.js';
+import { writeGenerated } from './generate.js';
+import { runCli, tmpDir } from './helpers.js';
+
+describe('analyze, compare and pairs reconcile on generated captures', () => {
+  for (const [name, opts] of [
+    ['with ids', { sessions: 60, seed: 5 }],
+    ['without ids', { sessions: 60, seed: 6, ids: false }],
+  ] as const) {
+    it(name, async () => {
+      const file = path.join(tmpDir(), 'gen.jsonl');
+      writeGenerated(file, opts);
+      const report = await analyze({ inputs: [file], maxFindings: 1_000_000 });
+      const cmp = await compare({ inputs: [file] });
+      const lines: PairsLine[] = [];
+      await pairs({ inputs: [file], onLine: (l) => lines.push(l) });
+
+      for (const ch of report.channels) {
+        const c = cmp.channels.find((x) => x.channel === ch.channel)!;
+        expect(c).toBeDefined();
+        // Terminals: compare counts the non-redundant ones and says how many redundant it left out.
+        expect(c.terminals + c.redundant).toBe(ch.terminals);
+        expect(c.redundant).toBe(ch.redundant);
+        expect(c.requests).toBe(ch.requests);
+        expect(c.comparable).toBe(ch.crossed.comparable);
+        // The id strategy is the real cascade: the same pairs and orphans as analyze.
+        expect(c.strategies.id.pairs).toBe(ch.pairs.total);
+        expect(c.strategies.id.orphanRequests).toBe(ch.orphanRequests);
+        expect(c.strategies.id.orphanResponses).toBe(ch.orphanResponses);
+        // Crossed by baseline: FIFO and signature-FIFO, the same in both.
+        if (c.groundTruth) {
+          expect(c.strategies.fifo.crossed).toBe(ch.crossed.fifo);
+          expect(c.strategies.signature.crossed).toBe(ch.crossed.signature);
+        }
+        // pairs: one line per call and per orphan.
+        const mine = lines.filter((l) => l.channel === ch.channel);
+        expect(mine.filter((l) => l.type === 'call')).toHaveLength(ch.pairs.total);
+        expect(mine.filter((l) => l.type === 'orphan' && l.kind === 'request')).toHaveLength(ch.orphanRequests);
+        expect(mine.filter((l) => l.type === 'orphan' && l.kind === 'response')).toHaveLength(ch.orphanResponses);
+      }
+      // CROSSED_PAIR counts both baselines; every view labels the split.
+      const fifo = report.channels.reduce((n, c) => n + c.crossed.fifo, 0);
+      const sig = report.channels.reduce((n, c) => n + c.crossed.signature, 0);
+      expect(report.findingCounts.CROSSED_PAIR ?? 0).toBe(fifo + sig);
+      if (fifo + sig > 0) expect(findingCountText(report, 'CROSSED_PAIR')).toBe(`${fifo + sig} (FIFO ${fifo}, signature-FIFO ${sig})`);
+    });
+  }
+
+  it('the table, Markdown and HTML views label CROSSED_PAIR by baseline', async () => {
+    const file = path.join(tmpDir(), 'gen.jsonl');
+    writeGenerated(file, { sessions: 20, seed: 9 });
+    const r = await analyze({ inputs: [file] });
+    const want = findingCountText(r, 'CROSSED_PAIR');
+    expect(want).toMatch(/^\d+ \(FIFO \d+, signature-FIFO \d+\)$/);
+    for (const f of ['table', 'markdown']) {
+      const out = await runCli(['analyze', file, '-f', f, '--wide']);
+      expect(out.stdout).toContain(want);
+    }
+    const html = await runCli(['analyze', file, '-f', 'html']);
+    expect(html.stdout).toContain(want.replace(/^\d+ /, ''));
+  });
+});

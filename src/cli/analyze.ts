@@ -17,6 +17,7 @@ import { reportOutputOptions, reportTargetsFrom, writeReports, writeStepSummary,
 import { diag, EXIT_GATE, writeFileText, writeStdout } from './io.js';
 import { gateVerdict } from '../formatters/gate-text.js';
 import { tableWidth } from './width.js';
+import { DEFAULT_GATE, EXIT_CODES } from './help.js';
 
 interface AnalyzeArgs extends InputArgs, GateArgs, ReportOutputArgs {
   format: string;
@@ -35,7 +36,11 @@ export const analyzeCommand: CommandModule = {
           .option('output', { alias: 'o', type: 'string', describe: 'write the main report to FILE instead of stdout' })
           .option('wide', { type: 'boolean', default: false, describe: 'tables as wide as their content (by default they fit the terminal: COLUMNS, or its width)' }),
       ),
-    ),
+    )
+      .example('$0 analyze captures/', 'every capture in the folder, tables on the terminal')
+      .example('$0 analyze c.jsonl -f markdown -o report.md --max-orphan-requests 0', 'a Markdown report; exit 1 when a request is never answered')
+      .example('$0 analyze c.jsonl.gz --report sarif=out/c.sarif --report json=out/c.json', 'more formats from the same pass')
+      .epilog(`${DEFAULT_GATE}\n${EXIT_CODES}`),
   handler: (args) => guarded(() => runAnalyze(args as unknown as AnalyzeArgs)),
 };
 

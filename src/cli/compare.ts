@@ -10,6 +10,7 @@ import { makeChalk } from './color.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
 import { writeFileText, writeStdout } from './io.js';
 import { tableWidth } from './width.js';
+import { EXIT_CODES } from './help.js';
 
 interface CompareArgs extends InputArgs {
   format: string;
@@ -26,7 +27,10 @@ export const compareCommand: CommandModule = {
       .option('format', { alias: 'f', type: 'string', default: 'table', choices: COMPARE_FORMAT_NAMES, describe: 'output format' })
       .option('output', { alias: 'o', type: 'string', describe: 'write to FILE instead of stdout' })
       .option('wide', { type: 'boolean', default: false, describe: 'tables as wide as their content (by default they fit the terminal: COLUMNS, or its width)' })
-      .option('max-callers', { type: 'number', default: 10_000, describe: 'distinct callers kept per channel; the rest are folded into (other)' }),
+      .option('max-callers', { type: 'number', default: 10_000, describe: 'distinct callers kept per channel; the rest are folded into (other)' })
+      .example('$0 compare fixtures/seed-trace.jsonl', 'what FIFO and signature-FIFO would conclude, against the ids')
+      .example('$0 compare captures/ -f json -o compare.json', 'the callpair.compare.v1 object')
+      .epilog(EXIT_CODES),
   handler: (args) => guarded(() => runCompare(args as unknown as CompareArgs)),
 };
 

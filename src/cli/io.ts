@@ -4,6 +4,8 @@
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 
 export const EXIT_OK = 0;
 export const EXIT_GATE = 1;
@@ -27,11 +29,46 @@ export async function writeStdout(text: string): Promise<void> {
   if (!process.stdout.write(text)) await once(process.stdout, 'drain').catch(() => undefined);
 }
 
+/** A file-system error on an output: one line on stderr, exit 2 (options.ts `guarded`). */
+export class OutputError extends Error {
+  override name = 'OutputError';
+}
+
+/** `cannot write FILE: is a directory` and the like, from a file-system error. */
+export function outputError(file: string, e: unknown): OutputError {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  const why: Record<string, string> = {
+    EISDIR: 'is a directory',
+    ENOTDIR: 'a parent is not a directory',
+    EACCES: 'permission denied',
+    EPERM: 'not permitted',
+    EROFS: 'read-only file system',
+    ENOSPC: 'no space left on the device',
+    ENOENT: 'no such directory',
+    EEXIST: 'a parent is a file',
+  };
+  return new OutputError(`cannot write ${file}: ${(code && why[code]) ?? code ?? String(e)}`);
+}
+
+/** Creates the parent directories of an output file (as `--report` always did). */
+export async function prepareOutput(file: string): Promise<void> {
+  try {
+    await mkdir(path.dirname(path.resolve(file)), { recursive: true });
+  } catch (e) {
+    throw outputError(file, e);
+  }
+}
+
 export async function writeFileText(file: string, text: string): Promise<void> {
-  const ws = createWriteStream(file);
-  const done = once(ws, 'finish');
-  ws.end(text);
-  await done;
+  await prepareOutput(file);
+  try {
+    const ws = createWriteStream(file);
+    const done = once(ws, 'finish');
+    ws.end(text);
+    await done;
+  } catch (e) {
+    throw outputError(file, e);
+  }
 }
 
 /** A one-line diagnostic on stderr. */

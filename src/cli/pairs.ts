@@ -10,6 +10,8 @@ import { pairs } from '../compare/pairs.js';
 import { PAIRS_FORMATTERS } from '../formatters/index.js';
 import { InputUsageError } from '../input/sources.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
+import { EXIT_CODES } from './help.js';
+import { outputError, prepareOutput } from './io.js';
 
 interface PairsArgs extends InputArgs {
   output?: string;
@@ -18,7 +20,12 @@ interface PairsArgs extends InputArgs {
 export const pairsCommand: CommandModule = {
   command: 'pairs [inputs..]',
   describe: 'every call (and orphan) as one NDJSON line, for jq, DuckDB, Spark',
-  builder: (y) => inputOptions(y).option('output', { alias: 'o', type: 'string', describe: 'write to FILE instead of stdout' }),
+  builder: (y) =>
+    inputOptions(y)
+      .option('output', { alias: 'o', type: 'string', describe: 'write to FILE instead of stdout' })
+      .example('$0 pairs c.jsonl | jq -r \'select(.type == "orphan") | .at\'', 'where the orphans are')
+      .example('$0 pairs captures/ -o pairs.ndjson', 'every call and orphan, for DuckDB or a spreadsheet')
+      .epilog(EXIT_CODES),
   handler: (args) => guarded(() => runPairs(args as unknown as PairsArgs)),
 };
 
@@ -27,7 +34,10 @@ const BATCH = 64 * 1024;
 async function runPairs(a: PairsArgs): Promise<void> {
   const opts = analyzeOptionsFrom(a);
   if (opts.inputs.length === 0) throw new InputUsageError('no input given (a path, a directory, a glob, or - for stdin)');
+  if (a.output) await prepareOutput(a.output);
   const out: NodeJS.WritableStream & { writableNeedDrain?: boolean } = a.output ? createWriteStream(a.output) : process.stdout;
+  let failed: unknown = null;
+  if (a.output) out.once('error', (e) => (failed = e));
   let closed = false;
   const stop = () => {
     closed = true;
@@ -75,8 +85,11 @@ async function runPairs(a: PairsArgs): Promise<void> {
   flush();
   await waitDrain();
   if (a.output) {
-    const done = once(out, 'finish');
-    out.end();
-    await done;
+    if (failed === null) {
+      const done = once(out, 'finish');
+      out.end();
+      await done.catch((e: unknown) => (failed = e));
+    }
+    if (failed !== null) throw outputError(a.output, failed);
   }
 }

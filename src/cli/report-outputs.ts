@@ -3,13 +3,13 @@
  * more formats from the same pass, and `--step-summary` to append Markdown to
  * `$GITHUB_STEP_SUMMARY`. Parsed and checked before the capture is read, so a typo costs nothing.
  */
-import { appendFile, mkdir } from 'node:fs/promises';
+import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { FORMAT_NAMES, getFormatter, isFormatName, type FormatContext, type FormatName } from '../formatters/index.js';
 import { InputUsageError } from '../input/sources.js';
 import type { Report } from '../report/report.js';
-import { diag, writeFileText } from './io.js';
+import { diag, outputError, writeFileText } from './io.js';
 
 export function reportOutputOptions<T>(y: Argv<T>) {
   return y
@@ -52,10 +52,7 @@ export function reportTargetsFrom(a: ReportOutputArgs): ReportTarget[] {
 
 /** Writes every --report target (creating parent directories); files are never coloured. */
 export async function writeReports(report: Report, targets: readonly ReportTarget[], ctx: FormatContext): Promise<void> {
-  for (const t of targets) {
-    await mkdir(path.dirname(path.resolve(t.file)), { recursive: true });
-    await writeFileText(t.file, getFormatter(t.format).render(report, ctx));
-  }
+  for (const t of targets) await writeFileText(t.file, getFormatter(t.format).render(report, ctx));
 }
 
 /** Appends the Markdown summary to $GITHUB_STEP_SUMMARY; says so on stderr when it is not set. */
@@ -65,5 +62,9 @@ export async function writeStepSummary(report: Report, env: NodeJS.ProcessEnv, c
     diag('--step-summary: GITHUB_STEP_SUMMARY is not set, no summary written');
     return;
   }
-  await appendFile(file, getFormatter('markdown').render(report, ctx));
+  try {
+    await appendFile(file, getFormatter('markdown').render(report, ctx));
+  } catch (e) {
+    throw outputError(`$GITHUB_STEP_SUMMARY (${file})`, e);
+  }
 }

@@ -12,6 +12,7 @@ import { makeChalk } from './color.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
 import { writeFileText, writeStdout } from './io.js';
 import { tableWidth, wideOption } from './width.js';
+import { EXIT_CODES } from './help.js';
 
 interface TraceArgs extends InputArgs {
   target: string;
@@ -40,7 +41,8 @@ export const traceCommand: CommandModule = {
     )
       .example('$0 trace fixtures/seed-trace.jsonl:5', 'the call whose terminal is on line 5 (the inputs default to that file)')
       .example('$0 trace 32fc2255-2544-415b-84fd-be9576d5fc59 fixtures/seed-trace.jsonl', 'the call(s) with this correlation id')
-      .example('$0 trace captures/a.jsonl:120 captures/ -f json', 'by location, reading the whole folder (scopes span files)'),
+      .example('$0 trace captures/a.jsonl:120 captures/ -f json', 'by location, reading the whole folder (scopes span files)')
+      .epilog(EXIT_CODES),
   handler: (args) => guarded(() => runTrace(args as unknown as TraceArgs)),
 };
 

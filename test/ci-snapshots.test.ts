@@ -39,7 +39,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
       │ anthropic │ claude-sonnet-5 │ 1 │ 30 ms │ 30 ms │ 30 ms │ 30 ms │ 30 ms │ fixtures/seed-trace.jsonl:7 │
       └───────────┴─────────────────┴───┴───────┴───────┴───────┴───────┴───────┴─────────────────────────────┘
 
-      Worst scopes (1 of 1 with trouble; orphans, ambiguous pairs and duplicate ids first, then crossed by FIFO)
+      Worst scopes (1 of 1 with trouble; orphans and ambiguous first, then crossed)
       ┌─────────┬───────────┬───────┬─────────┬───────────┬────────────────┬──────────────────────────┐
       │ channel │ scope     │ calls │ orphans │ ambiguous │ crossed (FIFO) │ crossed (signature-FIFO) │
       │ llm     │ sess-seed │ 3     │ 0       │ 0         │ 2              │ 0                        │
@@ -53,10 +53,10 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
       └─────────────────────────────┴────────────┴────────────────────────────────────────┴────────────────────────────────────────┘
 
       Findings
-      ┌──────────────┬──────────┬──────────────────────────────┬─────────────────────────────┬─────────────────────────────────────────────────────────────────────────────────────────┐
-      │ finding      │ severity │ count                        │ first at                    │                                                                                         │
-      │ CROSSED_PAIR │ note     │ 2 (FIFO 2, signature-FIFO 0) │ fixtures/seed-trace.jsonl:5 │ FIFO would give the summarizer terminal to the agent request (true partner: summarizer) │
-      └──────────────┴──────────┴──────────────────────────────┴─────────────────────────────┴─────────────────────────────────────────────────────────────────────────────────────────┘
+      ┌─────────────────────┬──────────┬───────┬─────────────────────────────┬─────────────────────────────────────────────────────────────────────────────────────────┐
+      │ finding             │ severity │ count │ first at                    │                                                                                         │
+      │ CROSSED_PAIR (FIFO) │ note     │ 2     │ fixtures/seed-trace.jsonl:5 │ FIFO would give the summarizer terminal to the agent request (true partner: summarizer) │
+      └─────────────────────┴──────────┴───────┴─────────────────────────────┴─────────────────────────────────────────────────────────────────────────────────────────┘
 
       gate passed (error-findings)
       "
@@ -115,7 +115,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
 
       ### Worst scopes
 
-      1 of 1 scope(s) with trouble, orphans, ambiguous pairs and duplicate ids first, then crossed by FIFO.
+      1 of 1 scope(s) with trouble, orphans and ambiguous first, then crossed.
 
       | channel | scope | calls | orphans | ambiguous | crossed (FIFO) | crossed (signature-FIFO) |
       | --- | --- | --- | --- | --- | --- | --- |

@@ -170,4 +170,4 @@ export function scopeRow(r: { channel: string; scope: { scope: string; requests:
 }
 
 /** How the worst-scopes ranking orders scopes, in words (docs/report.md). */
-export const RANKING_TEXT = 'orphans, ambiguous pairs and duplicate ids first, then crossed by FIFO';
+export const RANKING_TEXT = 'orphans and ambiguous first, then crossed';

@@ -12,7 +12,7 @@ import { loc, safeText } from './safe.js';
 import { assaySection } from './table-assay.js';
 import { gateVerdict } from './gate-text.js';
 import { failureText } from './failure.js';
-import { findingCountText, fittedTable, fitText, msText, num, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
+import { crossedByBaseline, fittedTable, fitText, msText, num, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
 import { worstScopes } from '../report/worst-scopes.js';
 
 const LIST_LIMIT = 10;
@@ -167,7 +167,17 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
       const first = report.findings.find((f) => f.code === code);
       const sev = FINDING_CODES[code];
       const sevText = sev === 'error' ? chalk.red(sev) : sev === 'warning' ? chalk.yellow(sev) : chalk.dim(sev);
-      ft.push([code, sevText, findingCountText(report, code), loc(first?.locations[0]), first ? safeText(first.message, 120) : '']);
+      if (code === 'CROSSED_PAIR') {
+        // One row per baseline, so the count says which (the same numbers as crossed.fifo / .signature).
+        const split = crossedByBaseline(report.channels);
+        for (const [shadow, label, n] of [['fifo', 'FIFO', split.fifo], ['signature', 'signature-FIFO', split.signature]] as const) {
+          if (n === 0) continue;
+          const f1 = report.findings.find((f) => f.code === 'CROSSED_PAIR' && f.data.shadow === shadow);
+          ft.push([`${code} (${label})`, sevText, String(n), loc(f1?.locations[0]), f1 ? safeText(f1.message, 120) : '']);
+        }
+        continue;
+      }
+      ft.push([code, sevText, String(report.findingCounts[code]), loc(first?.locations[0]), first ? safeText(first.message, 120) : '']);
     }
     out.push('', chalk.bold('Findings'), fittedTable(['finding', 'severity', 'count', 'first at', ''], ft, chalk, { width, drop: [3, 1] }));
   }

@@ -28,7 +28,7 @@ function channelSection(ch: ChannelReport, chalk: ChalkInstance, width: number |
     ['terminals', String(ch.terminals), `id coverage ${pct(ch.idCoverage.terminals)}; ${ch.redundant} redundant, ${ch.duplicateTerminals} duplicate`],
     ['failed', warn(ch.failed, String(ch.failed)), `when ${failureText(ch.meaning.failure)}`],
     ['interims', String(ch.interims), `${ch.unattributedInterims} unattributed`],
-    ['pairs', String(p.total), `id ${p.byMethod.id} · signature ${p.byMethod.signature} · fifo ${p.byMethod.fifo}`],
+    ['pairs', String(p.total), `id ${p.byMethod.id} · signature ${p.byMethod.signature} · fifo ${p.byMethod.fifo}${p.byMethod.record ? ` · record ${p.byMethod.record}` : ''}`],
     [
       'confidence',
       '',
@@ -94,7 +94,7 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
   );
   if (report.inputs.length > 1 && report.inputs.length <= 20) {
     const it = report.inputs.map((i) => [safeText(i.path, 80), i.profile, String(i.lines), String(i.records), String(i.ignored), String(i.malformed), String(i.oversized)]);
-    out.push(fittedTable(['input', 'profile', 'lines', 'records', 'ignored', 'malformed', 'oversized'], it, chalk, { width, drop: [1, 4, 6, 5] }));
+    out.push(fittedTable(['input', 'profile', 'lines', 'records', 'ignored', 'malformed', 'oversized'], it, chalk, { width, drop: [6, 5, 4, 1] }));
   }
   if (report.channels.length === 0 && Object.keys(report.records).length === 0) out.push(chalk.yellow('No call events found.'));
   for (const ch of report.channels) out.push('', channelSection(ch, chalk, width));

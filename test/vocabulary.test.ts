@@ -2,6 +2,7 @@
  * One vocabulary (issue 15, item 3): analyze, compare and pairs count the same calls the same way
  * on generated captures — or say what they leave out — and crossed counts are labelled by baseline.
  */
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../src/analyze.js';
@@ -12,18 +13,29 @@ import { writeGenerated } from './generate.js';
 import { runCli, tmpDir } from './helpers.js';
 
 describe('analyze, compare and pairs reconcile on generated captures', () => {
-  for (const [name, opts] of [
-    ['with ids', { sessions: 60, seed: 5 }],
-    ['without ids', { sessions: 60, seed: 6, ids: false }],
+  for (const [name, opts, redundant] of [
+    ['with ids', { sessions: 60, seed: 5 }, false],
+    ['without ids', { sessions: 60, seed: 6, ids: false }, false],
+    ['with ids and redundant re-reports', { sessions: 30, seed: 8 }, true],
   ] as const) {
     it(name, async () => {
       const file = path.join(tmpDir(), 'gen.jsonl');
       writeGenerated(file, opts);
+      if (redundant) {
+        // An error response re-reported by an unstamped provider:error: counted by analyze, left out (and said so) by compare.
+        const extra = [
+          { ts: '2026-09-03T10:00:01Z', event: 'llm:request', session_id: 'redundant-s', request_id: 'r1', data: { provider: 'p', model: 'm', caller: 'agent' } },
+          { ts: '2026-09-03T10:00:02Z', event: 'llm:response', session_id: 'redundant-s', request_id: 'r1', status: 'error', data: { provider: 'p', model: 'm' } },
+          { event: 'provider:error', session_id: 'redundant-s', data: { provider: 'p', error: { type: 'X' } } },
+        ];
+        appendFileSync(file, extra.map((x) => JSON.stringify(x)).join('\n') + '\n');
+      }
       const report = await analyze({ inputs: [file], maxFindings: 1_000_000 });
       const cmp = await compare({ inputs: [file] });
       const lines: PairsLine[] = [];
       await pairs({ inputs: [file], onLine: (l) => lines.push(l) });
 
+      if (redundant) expect(report.channels.reduce((n, c) => n + c.redundant, 0)).toBeGreaterThan(0);
       for (const ch of report.channels) {
         const c = cmp.channels.find((x) => x.channel === ch.channel)!;
         expect(c).toBeDefined();

@@ -3,7 +3,7 @@
  * `pairs` all run this same pass; they differ only in what they listen to.
  */
 import path from 'node:path';
-import { isFailed, type Loc, type OrphanRequestRecord, type OrphanResponseRecord, type PairRecord, type ShadowPairRecord, type ChannelSpec } from './model.js';
+import { isFailed, type CallEvent, type Loc, type OrphanRequestRecord, type OrphanResponseRecord, type PairRecord, type ShadowPairRecord, type ChannelSpec } from './model.js';
 import { DEFAULT_MAX_HELD_SCOPES, PairingEngine, type EngineSink } from './engine/engine.js';
 import { FindingCollector, finding, type Finding } from './report/findings.js';
 import { findingMessage } from './report/messages.js';
@@ -58,6 +58,10 @@ export interface AnalyzeOptions {
   onOrphanResponse?: (o: OrphanResponseRecord) => void;
   /** What the FIFO and signature-FIFO shadows gave each non-redundant terminal (compare). */
   onShadowPair?: (s: ShadowPairRecord) => void;
+  /** Every event a profile emits, just before the engine sees it (trace). */
+  onEvent?: (ev: CallEvent) => void;
+  /** Every finding as it is made, before --max-findings trims the list (trace). */
+  onFinding?: (f: Finding) => void;
   /** Called after each input chunk; the pass waits for the promise it returns (backpressure for streaming listeners). */
   drain?: () => Promise<void> | undefined;
   /** Called after each input chunk: which input, and how many (decompressed) bytes of it were read. */
@@ -117,8 +121,14 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   const channelOwner = new Map(profiles.flatMap((p) => p.channels.map((c) => [c.name, p] as const)));
   // Failed outcomes, counted once from each channel's declaration (every format shows this count).
   const failed = new Map<string, number>();
+  const addFinding = opts.onFinding
+    ? (f: Finding) => {
+        collector.add(f);
+        opts.onFinding!(f);
+      }
+    : (f: Finding) => collector.add(f);
   const sink: EngineSink = {
-    finding: (f) => collector.add(f),
+    finding: addFinding,
     pair: (p) => {
       const spec = specs.get(p.channel);
       if (spec && isFailed(spec, p.terminal.attrs)) failed.set(p.channel, (failed.get(p.channel) ?? 0) + 1);
@@ -140,14 +150,21 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
     maxOpenCalls: opts.maxOpenCalls ?? DEFAULT_MAX_OPEN_CALLS,
     maxHeldScopes: opts.maxHeldScopes ?? Math.max(DEFAULT_MAX_HELD_SCOPES, opts.maxScopes ?? 0),
   });
+  const onEvent = opts.onEvent;
   const ctx: ProfileContext = {
     emit: timeline
       ? (ev) => {
           timeline.event(ev);
+          onEvent?.(ev);
           return engine.push(ev);
         }
-      : (ev) => engine.push(ev),
-    finding: (f) => collector.add(f),
+      : onEvent
+        ? (ev) => {
+            onEvent(ev);
+            return engine.push(ev);
+          }
+        : (ev) => engine.push(ev),
+    finding: addFinding,
   };
 
   for (const w of walkErrors) {

@@ -17,3 +17,7 @@ export { findingMessage } from './report/messages.js';
 export { VERSION } from './version.js';
 export type { AssaySummary } from './report/assay.js';
 export * from './compare/index.js';
+export { trace, parseTarget, TRACE_SCHEMA } from './trace/trace.js';
+export type { TraceReport, TraceCall, TraceEvent, TraceOpen, TraceShadow, TraceTarget, TraceOptions } from './trace/trace.js';
+export { TRACE_FORMATTERS, TRACE_FORMAT_NAMES } from './formatters/index.js';
+export type { TraceFormatName, TraceFormatter } from './formatters/index.js';

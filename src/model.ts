@@ -55,6 +55,11 @@ export interface CallEvent {
   /** Milliseconds since the Unix epoch (fractional), or null when the record has no time. */
   time: number | null;
   caller: string;
+  /**
+   * The record states no caller of its own (`caller` is then `UNSTATED_CALLER` on a terminal): a
+   * finding labels such a terminal by its true partner's caller, never by a default.
+   */
+  callerUnstated?: boolean;
   attrs: CallAttrs;
   loc: Loc;
   /** A terminal the profile knows re-reports an already closed failure: counted, never pairs. */
@@ -84,6 +89,9 @@ export type FailureRule =
   | { kind: 'error-present' }
   /** Any of the rules holds. */
   | { kind: 'any'; rules: readonly FailureRule[] };
+
+/** The caller of a terminal whose record states none (docs/pairing.md): never another call's default. */
+export const UNSTATED_CALLER = '(unstated)';
 
 /** The side field that attributes a call to a row (falls back to the caller when the field is unknown). */
 export type AttributionField = 'caller' | 'tool' | 'provider' | 'model';

@@ -27,7 +27,8 @@ describe('callpair analyze: the three-file assay audit', () => {
     const from = block.indexOf('Assay decision records');
     const to = block.indexOf('\n', block.indexOf('└', block.indexOf('│ no decision')));
     expect(from).toBeGreaterThan(0);
-    const res = await runCli(['analyze', ...threeFiles('ids')]);
+    // The docs show output at COLUMNS=100 (test/docs.test.ts), tables fitted to it.
+    const res = await runCli(['analyze', ...threeFiles('ids')], { env: { COLUMNS: '100' } });
     expect(res.stdout).toContain(block.slice(from, to));
     expect(sec).toContain(`\`\`\`sh runnable exit=${res.code}\n`);
   });

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyzeLines, runCli, tmpDir, writeCapture } from './helpers.js';
+import { analyzeLines, runCli, tmpDir, writeCapture, withoutGateLine } from './helpers.js';
 
 const A = 'fixtures/assay';
 
@@ -51,7 +51,7 @@ describe('a custom channel named llm-proxy, failed = status >= 500', () => {
   const capture = proxyCapture(dir);
   const run = async (format: string, cmd = 'analyze', extra: string[] = []) => {
     const r = await runCli([cmd, '--profile', profile, '--format', format, ...extra, capture]);
-    expect(r.stderr).toBe('');
+    expect(withoutGateLine(r.stderr)).toBe('');
     return r.stdout;
   };
 
@@ -172,7 +172,7 @@ describe('channel names are unique across profiles', () => {
 
   it('accepts distinct channels from several profiles (auto plus a custom file)', async () => {
     const r = await runCli(['analyze', '--profile', 'auto,fixtures/custom/http-profile.json', '-f', 'json', 'fixtures/seed-trace.jsonl', 'fixtures/custom/http-log.jsonl']);
-    expect(r.stderr).toBe('');
+    expect(withoutGateLine(r.stderr)).toBe('');
     const j = JSON.parse(r.stdout);
     expect(j.channels.map((c: { channel: string }) => c.channel).sort()).toEqual(['http', 'llm']);
     expect(j.channels.find((c: { channel: string }) => c.channel === 'http')).toMatchObject({ failed: 1, meaning: { rowLabel: 'route', groupLabels: ['route'] } });

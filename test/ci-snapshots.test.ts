@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { VERSION } from '../src/version.js';
-import { runCli } from './helpers.js';
+import { runCli, withoutGateLine } from './helpers.js';
 
 async function seed(format: string, extra: string[] = []): Promise<string> {
   const r = await runCli(['analyze', '--format', format, ...extra, 'fixtures/seed-trace.jsonl']);
-  expect(r.stderr).toBe('');
+  expect(withoutGateLine(r.stderr)).toBe('');
   expect(r.code).toBe(0);
   return r.stdout.split(VERSION).join('0.0.0');
 }
@@ -39,6 +39,12 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
       │ anthropic │ claude-sonnet-5 │ 1 │ 30 ms │ 30 ms │ 30 ms │ 30 ms │ 30 ms │ fixtures/seed-trace.jsonl:7 │
       └───────────┴─────────────────┴───┴───────┴───────┴───────┴───────┴───────┴─────────────────────────────┘
 
+      Worst scopes (1 of 1 with trouble; orphans and ambiguous first, then crossed)
+      ┌─────────┬───────────┬───────┬─────────┬───────────┬────────────────┬──────────────────────────┐
+      │ channel │ scope     │ calls │ orphans │ ambiguous │ crossed (FIFO) │ crossed (signature-FIFO) │
+      │ llm     │ sess-seed │ 3     │ 0       │ 0         │ 2              │ 0                        │
+      └─────────┴───────────┴───────┴─────────┴───────────┴────────────────┴──────────────────────────┘
+
       Crossed pairs (FIFO would pair wrongly)
       ┌─────────────────────────────┬────────────┬────────────────────────────────────────┬────────────────────────────────────────┐
       │ terminal                    │ caller     │ true request                           │ FIFO would take                        │
@@ -47,10 +53,10 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
       └─────────────────────────────┴────────────┴────────────────────────────────────────┴────────────────────────────────────────┘
 
       Findings
-      ┌──────────────┬──────────┬───────┬─────────────────────────────┬─────────────────────────────────────────────────────────────────────────────────────────┐
-      │ finding      │ severity │ count │ first at                    │                                                                                         │
-      │ CROSSED_PAIR │ note     │ 2     │ fixtures/seed-trace.jsonl:5 │ FIFO would give the summarizer terminal to the agent request (true partner: summarizer) │
-      └──────────────┴──────────┴───────┴─────────────────────────────┴─────────────────────────────────────────────────────────────────────────────────────────┘
+      ┌─────────────────────┬──────────┬───────┬─────────────────────────────┬─────────────────────────────────────────────────────────────────────────────────────────┐
+      │ finding             │ severity │ count │ first at                    │                                                                                         │
+      │ CROSSED_PAIR (FIFO) │ note     │ 2     │ fixtures/seed-trace.jsonl:5 │ FIFO would give the summarizer terminal to the agent request (true partner: summarizer) │
+      └─────────────────────┴──────────┴───────┴─────────────────────────────┴─────────────────────────────────────────────────────────────────────────────────────────┘
 
       gate passed (error-findings)
       "
@@ -109,18 +115,25 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
       | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
       | llm | 3 | 3 | 1 | 3 | 3 / 0 / 0 | 0 | 0 | 0 | 2 of 3 (66.7%) | 3 | 100.0% |
 
+      ### Worst scopes
+
+      1 of 1 scope(s) with trouble, orphans and ambiguous first, then crossed.
+
+      | channel | scope | calls | orphans | ambiguous | crossed (FIFO) | crossed (signature-FIFO) |
+      | --- | --- | --- | --- | --- | --- | --- |
+      | llm | sess-seed | 3 | 0 | 0 | 2 | 0 |
+
       ### Findings
 
-      | code | severity | count | meaning |
+      | code | severity | count | meaning: what to do |
       | --- | --- | --- | --- |
-      | \`CROSSED_PAIR\` | ⚪ note | 2 | Crossed pair |
+      | \`CROSSED_PAIR\` | ⚪ note | 2 (FIFO 2, signature-FIFO 0) | Crossed pair: nothing while ids are logged; never attribute these calls by position (FIFO). |
 
-      #### Worst findings
+      #### Notes
 
-      | severity | code | channel | where | what |
+      | code | count | scopes | first at | what to do |
       | --- | --- | --- | --- | --- |
-      | ⚪ note | \`CROSSED_PAIR\` | llm | fixtures/seed-trace.jsonl:5 | FIFO would give the summarizer terminal to the agent request (true partner: summarizer) |
-      | ⚪ note | \`CROSSED_PAIR\` | llm | fixtures/seed-trace.jsonl:7 | FIFO would give the agent terminal to the summarizer request (true partner: agent) |
+      | \`CROSSED_PAIR\` | 2 (FIFO 2, signature-FIFO 0) | sess-seed | fixtures/seed-trace.jsonl:5 | Nothing while ids are logged; never attribute these calls by position (FIFO). |
       "
     `);
   });

@@ -105,3 +105,11 @@ export function amp(s: LineSpec): Record<string, unknown> {
   rec.data = data;
   return rec;
 }
+
+/** stderr without analyze's one gate-verdict line (written whatever the report's destination). */
+export function withoutGateLine(stderr: string): string {
+  return stderr
+    .split('\n')
+    .filter((l) => !/^callpair: gate (passed|failed)\b/.test(l))
+    .join('\n');
+}

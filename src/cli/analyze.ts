@@ -14,12 +14,16 @@ import { makeProgress } from './progress.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
 import { gateOptions, gateOptionsFrom, type GateArgs } from './gate-options.js';
 import { outputList, reportOutputOptions, reportTargetsFrom, writeReports, writeStepSummary, type ReportOutputArgs } from './report-outputs.js';
-import { EXIT_GATE, writeStdout } from './io.js';
+import { diag, EXIT_GATE, writeStdout } from './io.js';
+import { gateVerdict } from '../formatters/gate-text.js';
+import { tableWidth } from './width.js';
+import { DEFAULT_GATE, EXIT_CODES } from './help.js';
 import { abortAll, checkOutputs, openOutputs, writeOutput } from './outputs.js';
 
 interface AnalyzeArgs extends InputArgs, GateArgs, ReportOutputArgs {
   format: string;
   output?: string;
+  wide: boolean;
 }
 
 export const analyzeCommand: CommandModule = {
@@ -30,9 +34,14 @@ export const analyzeCommand: CommandModule = {
       gateOptions(
         inputOptions(y)
           .option('format', { alias: 'f', type: 'string', default: 'table', choices: FORMAT_NAMES, describe: 'output format' })
-          .option('output', { alias: 'o', type: 'string', describe: 'write the main report to FILE instead of stdout' }),
+          .option('output', { alias: 'o', type: 'string', describe: 'write the main report to FILE instead of stdout' })
+          .option('wide', { type: 'boolean', default: false, describe: 'tables as wide as their content (by default they fit the terminal: COLUMNS, or its width)' }),
       ),
-    ),
+    )
+      .example('$0 analyze captures/', 'every capture in the folder, tables on the terminal')
+      .example('$0 analyze c.jsonl -f markdown -o report.md --max-orphan-requests 0', 'a Markdown report; exit 1 when a request is never answered')
+      .example('$0 analyze c.jsonl.gz --report sarif=out/c.sarif --report json=out/c.json', 'more formats from the same pass')
+      .epilog(`${DEFAULT_GATE}\n${EXIT_CODES}`),
   handler: (args) => guarded(() => runAnalyze(args as unknown as AnalyzeArgs)),
 };
 
@@ -53,13 +62,15 @@ async function runAnalyze(a: AnalyzeArgs): Promise<void> {
     const cwd = process.cwd();
     const toTTY = !a.output && process.stdout.isTTY === true;
     const chalk = makeChalk({ color: a.color, env: process.env, isTTY: toTTY });
-    const text = getFormatter(a.format as FormatName).render(report, { chalk, cwd });
+    const text = getFormatter(a.format as FormatName).render(report, { chalk, cwd, width: tableWidth(a) });
     const plain = { chalk: new Chalk({ level: 0 }), cwd };
     const main = a.output ? outs[0]! : null;
     await writeReports(report, targets, main ? outs.slice(1) : outs, plain);
     if (a.stepSummary) await writeStepSummary(report, process.env, plain);
     if (main) await writeOutput(main, text);
     else await writeStdout(text);
+    // The verdict goes to stderr whatever the report's destination, so a CI log always says why (docs/ci.md).
+    diag(gateVerdict(report.gate));
     if (!report.gate.passed && report.gate.enforced) process.exitCode = EXIT_GATE;
   } finally {
     await abortAll(outs);

@@ -1,31 +1,53 @@
 /**
  * The yargs command tree: one file per command, registered here.
  */
-import yargs from 'yargs';
+import yargs, { type Argv, type CommandModule } from 'yargs';
 import { analyzeCommand } from './analyze.js';
 import { compareCommand } from './compare.js';
 import { pairsCommand } from './pairs.js';
+import { traceCommand } from './trace.js';
 import { diag, EXIT_USAGE, oneLine } from './io.js';
 import { VERSION } from '../version.js';
+import { usageLine } from './suggest.js';
+import { EXIT_CODES } from './help.js';
+
+const COMMANDS = [analyzeCommand, compareCommand, pairsCommand, traceCommand];
+const COMMAND_NAMES = COMMANDS.map((c) => String(c.command).split(' ')[0]!);
+
+/** Records the options a command's builder declares, for "did you mean" on an unknown one. */
+function recording(cmd: CommandModule, known: Set<string>): CommandModule {
+  const build = cmd.builder as (y: Argv) => Argv;
+  return {
+    ...cmd,
+    builder: (y: Argv) => {
+      const out = build(y);
+      const keys = (out as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key;
+      for (const k of Object.keys(keys)) known.add(k);
+      return out;
+    },
+  };
+}
 
 export function buildCli(argv: string[]) {
-  return yargs(argv)
+  const known = new Set<string>(['help', 'version']);
+  let y = yargs(argv)
     .scriptName('callpair')
     .version(VERSION)
     .strict()
-    .wrap(Math.min(110, process.stdout.columns || 100))
-    .command(analyzeCommand)
-    .command(compareCommand)
-    .command(pairsCommand)
+    // Help text depends on no machine: a fixed width unless stdout is a terminal.
+    .wrap(process.stdout.isTTY ? Math.min(110, process.stdout.columns || 100) : 100);
+  for (const c of COMMANDS) y = y.command(recording(c, known));
+  return y
     .demandCommand(1, 'name a command')
+    .epilog(EXIT_CODES)
     .fail((msg, err) => {
       if (err) {
         // An error yargs met while parsing: one line too.
         diag(oneLine(String(err.message ?? err)));
         process.exit(EXIT_USAGE);
       }
-      // yargs' own messages may span lines: one line here (diag escapes anything else unsafe).
-      diag(`${String(msg ?? '').replace(/[ \t]*\r?\n[ \t]*/g, ' ')} (callpair --help for usage)`);
+      const commandGiven = argv.some((a) => COMMAND_NAMES.includes(a));
+      diag(oneLine(`${usageLine(msg ?? '', { commands: COMMAND_NAMES, options: known, commandGiven })}; see callpair ${commandGiven ? `${argv.find((a) => COMMAND_NAMES.includes(a))} ` : ''}--help`));
       process.exit(EXIT_USAGE);
     })
     .help();

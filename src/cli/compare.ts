@@ -10,11 +10,14 @@ import { makeChalk } from './color.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
 import { writeStdout } from './io.js';
 import { checkOutputs, openOutput, writeOutput } from './outputs.js';
+import { tableWidth } from './width.js';
+import { EXIT_CODES } from './help.js';
 
 interface CompareArgs extends InputArgs {
   format: string;
   maxCallers: number;
   output?: string;
+  wide: boolean;
 }
 
 export const compareCommand: CommandModule = {
@@ -24,7 +27,11 @@ export const compareCommand: CommandModule = {
     inputOptions(y)
       .option('format', { alias: 'f', type: 'string', default: 'table', choices: COMPARE_FORMAT_NAMES, describe: 'output format' })
       .option('output', { alias: 'o', type: 'string', describe: 'write to FILE instead of stdout' })
-      .option('max-callers', { type: 'number', default: 10_000, describe: 'distinct callers kept per channel; the rest are folded into (other)' }),
+      .option('wide', { type: 'boolean', default: false, describe: 'tables as wide as their content (by default they fit the terminal: COLUMNS, or its width)' })
+      .option('max-callers', { type: 'number', default: 10_000, describe: 'distinct callers kept per channel; the rest are folded into (other)' })
+      .example('$0 compare fixtures/seed-trace.jsonl', 'what FIFO and signature-FIFO would conclude, against the ids')
+      .example('$0 compare captures/ -f json -o compare.json', 'the callpair.compare.v1 object')
+      .epilog(EXIT_CODES),
   handler: (args) => guarded(() => runCompare(args as unknown as CompareArgs)),
 };
 
@@ -41,7 +48,7 @@ async function runCompare(a: CompareArgs): Promise<void> {
     const result = await compare({ ...opts, maxCallers: a.maxCallers });
     const toTTY = !a.output && process.stdout.isTTY === true;
     const chalk = makeChalk({ color: a.color, env: process.env, isTTY: toTTY });
-    const text = renderCompare(result, a.format as CompareFormatName, { chalk });
+    const text = renderCompare(result, a.format as CompareFormatName, { chalk, width: tableWidth(a) });
     if (out) await writeOutput(out, text);
     else await writeStdout(text);
   } finally {

@@ -16,7 +16,8 @@ export function gateOptions<T>(y: Argv<T>) {
     .option('max-orphan-requests', { type: 'number', describe: 'fail when more than N requests are never closed' })
     .option('max-ambiguous', { type: 'number', describe: 'fail when more than N pairs are ambiguous' })
     .option('min-id-coverage', { type: 'number', describe: 'fail when fewer than R (0..1) of the requests carry a valid correlation id' })
-    .option('fail', { type: 'boolean', default: true, describe: 'exit 1 when the gate fails; --no-fail evaluates and reports it but exits 0' });
+    .option('fail', { type: 'boolean', default: true, hidden: true })
+    .option('no-fail', { type: 'boolean', describe: 'evaluate and report the gate, but exit 0 when it fails' });
 }
 
 export interface GateArgs {

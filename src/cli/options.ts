@@ -29,8 +29,10 @@ export function inputOptions<T>(y: Argv<T>) {
     .option('max-findings', { type: 'number', default: DEFAULT_MAX_FINDINGS, describe: 'findings listed per code (all are counted)' })
     .option('max-open-calls', { type: 'number', default: DEFAULT_MAX_OPEN_CALLS, describe: 'open calls per channel before the oldest is evicted as an orphan' })
     .option('max-scopes', { type: 'number', describe: 'list at most N scopes per channel in the report, the most troubled first chosen (default: all)' })
-    .option('jobs', { type: 'number', default: DEFAULT_JOBS, describe: `threads that decode and parse JSONL (same report for any N; up to ${MAX_USEFUL_JOBS} used here)` })
-    .option('color', { type: 'boolean', default: true, describe: 'colour (also NO_COLOR / FORCE_COLOR); --no-color turns it off' })
+    .option('jobs', { type: 'number', default: DEFAULT_JOBS, describe: 'threads that decode and parse JSONL (same report for any N; at most 4, and at most the cores, are used)' })
+    // Shown as the form people type; `--color` still parses (hidden).
+    .option('color', { type: 'boolean', default: true, hidden: true })
+    .option('no-color', { type: 'boolean', describe: 'no colour (also NO_COLOR=1; FORCE_COLOR=1 forces it)' })
     .option('caller', { type: 'string', array: true, nargs: 1, describe: 'assay: the caller\'s sent JSON-RPC log (repeatable)' })
     .option('upstream', { type: 'string', array: true, nargs: 1, describe: 'assay: the upstream\'s received JSON-RPC log (repeatable)' })
     .option('allow-empty', { type: 'boolean', default: false, describe: 'a run with no call events (no input, or nothing matched the profile) is not an error' })

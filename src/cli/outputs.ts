@@ -30,7 +30,7 @@ function reason(e: unknown): string {
   if (err?.code === 'ENOSPC') return 'no space left on device (ENOSPC)';
   if (err?.code === 'EACCES' || err?.code === 'EPERM') return `permission denied (${err.code})`;
   if (err?.code === 'ENOTDIR') return 'a part of the path is not a directory (ENOTDIR)';
-  if (err?.code === 'EISDIR') return 'is a directory (EISDIR)';
+  if (err?.code === 'EISDIR') return 'is a directory';
   if (err?.code === 'EROFS') return 'read-only file system (EROFS)';
   if (err?.code) return err.code;
   return String(err?.message ?? e).split('\n')[0]!;
@@ -108,7 +108,7 @@ export async function checkOutputs(
   const seen = new Map<string, string>();
   for (const o of outputs) {
     const s = await statOrNull(osPath(o.file));
-    if (s?.isDirectory()) throw new OutputError(`${o.flag}${displayArg(o.file)}: is a directory`);
+    if (s?.isDirectory()) throw new OutputError(`cannot write ${displayArg(o.file)}: is a directory (${o.flag.trim()})`);
     if (s) {
       const input = ids.get(idOf(s));
       if (input !== undefined) throw new OutputError(`${o.flag}${displayArg(o.file)} is the same file as the input ${displayArg(input)}: refusing to overwrite an input`);

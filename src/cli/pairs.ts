@@ -11,6 +11,7 @@ import type { AnalyzeOptions } from '../analyze.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
 import { checkOutputs, openOutput, outputError, type OutputFile } from './outputs.js';
 import { diag, EXIT_USAGE, oneLine } from './io.js';
+import { EXIT_CODES } from './help.js';
 
 interface PairsArgs extends InputArgs {
   output?: string;
@@ -19,7 +20,12 @@ interface PairsArgs extends InputArgs {
 export const pairsCommand: CommandModule = {
   command: 'pairs [inputs..]',
   describe: 'every call (and orphan) as one NDJSON line, for jq, DuckDB, Spark',
-  builder: (y) => inputOptions(y).option('output', { alias: 'o', type: 'string', describe: 'write to FILE instead of stdout' }),
+  builder: (y) =>
+    inputOptions(y)
+      .option('output', { alias: 'o', type: 'string', describe: 'write to FILE instead of stdout' })
+      .example('$0 pairs c.jsonl | jq -r \'select(.type == "orphan") | .at\'', 'where the orphans are')
+      .example('$0 pairs captures/ -o pairs.ndjson', 'every call and orphan, for DuckDB or a spreadsheet')
+      .epilog(EXIT_CODES),
   handler: (args) => guarded(() => runPairs(args as unknown as PairsArgs)),
 };
 

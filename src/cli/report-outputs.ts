@@ -71,6 +71,6 @@ export async function writeStepSummary(report: Report, env: NodeJS.ProcessEnv, c
   try {
     await appendFile(file, getFormatter('markdown').render(report, ctx));
   } catch (e) {
-    throw outputError(file, e);
+    throw outputError(`$GITHUB_STEP_SUMMARY (${file})`, e);
   }
 }

@@ -40,6 +40,8 @@ export interface CompareCounts {
   requests: number;
   /** Non-redundant terminals (every one of them is seen by each strategy). */
   terminals: number;
+  /** Redundant terminals (re-reports of a closed failure): left out of `terminals`, never paired; analyze's `terminals` = both. */
+  redundant: number;
   maxInFlight: number;
   strategies: Record<StrategyName, StrategyCounts>;
 }
@@ -230,6 +232,7 @@ class CountsAcc {
       comparable: this.comparable,
       requests: c.requests,
       terminals: this.terminals,
+      redundant: c.redundant,
       maxInFlight: c.maxInFlight,
       strategies,
     };

@@ -453,7 +453,8 @@ export class PairingEngine {
       finding(
         'CROSSED_PAIR',
         { channel: ch.spec.name, scope: sc.scope, locations },
-        { shadow, terminalCaller: ev.caller, trueCaller: req.caller, shadowCaller: partner ? partner.caller : null, id: shownId(ev) },
+        // A terminal that states no caller is its true partner's (never the default of another call).
+        { shadow, terminalCaller: ev.callerUnstated ? req.caller : ev.caller, trueCaller: req.caller, shadowCaller: partner ? partner.caller : null, id: shownId(ev) },
       ),
     );
   }

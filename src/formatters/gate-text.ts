@@ -4,6 +4,7 @@
  */
 import type { Finding } from '../report/findings.js';
 import { failOnItem, isFailOnCheck, type FixedGateCheck, type GateCheck } from '../report/gate.js';
+import type { Gate } from '../report/gate.js';
 import type { Report } from '../report/report.js';
 
 const TITLES: Record<FixedGateCheck, string> = {
@@ -41,4 +42,14 @@ export function offenders(report: Report, c: GateCheck): Finding[] {
 export function offenderTotal(report: Report, c: GateCheck): number {
   if (c.name === 'max-crossed-rate') return report.channels.reduce((n, ch) => n + ch.crossed.fifo, 0);
   return (c.codes ?? []).reduce((n, code) => n + (report.findingCounts[code] ?? 0), 0);
+}
+
+/**
+ * The gate's verdict as one line: `gate failed: CHECK: VALUE (limit OP L); …` or `gate passed (checks…)`.
+ * The table ends with it and `analyze` writes it to stderr whatever the report's destination.
+ */
+export function gateVerdict(g: Gate): string {
+  const failed = g.checks.filter((c) => !c.passed);
+  if (g.passed) return `gate passed (${g.checks.map((c) => c.name).join(', ')})`;
+  return `gate failed: ${failed.map(checkText).join('; ')}${g.enforced ? '' : ' (--no-fail: exit 0)'}`;
 }

@@ -1,6 +1,6 @@
 /**
- * One self-contained HTML file: the summary (per-channel counts, the gate, the worst findings), a
- * call timeline per scope (worst first), and latency per (provider, model). Inline CSS and inline
+ * One self-contained HTML file: the summary (per-channel counts, the gate, the worst scopes), a
+ * call timeline per scope (worst first), then the findings, and latency per (provider, model). Inline CSS and inline
  * SVG only — no script, no network, no external asset; a strict Content-Security-Policy (the one
  * stylesheet by hash, nothing else) says so to the browser too. Capture strings reach the page only as escaped text (see html/escape.ts).
  *
@@ -17,6 +17,8 @@ import { latencySection } from './html/latency.js';
 import { scopeSvg } from './html/timeline.js';
 import { safeText } from './safe.js';
 import type { Formatter } from './types.js';
+import { findingCountText, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
+import { worstScopes } from '../report/worst-scopes.js';
 
 const FINDINGS_SHOWN = 40;
 const INPUTS_SHOWN = 50;
@@ -141,16 +143,33 @@ function summary(r: Report): string {
     );
   }
   out.push('</tbody></table>');
-  // Findings.
+  const ws = worstScopes(r.channels, WORST_SCOPES_SHOWN);
+  if (ws.troubled > 0) {
+    out.push(`<h3>Worst scopes <span class="dim">(${ws.list.length} of ${ws.troubled} with trouble; ${esc(RANKING_TEXT)})</span></h3>`);
+    out.push(`<table class="worst-scopes"><thead><tr>${SCOPE_HEAD.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>`);
+    for (const row of ws.list) {
+      const cells = scopeRow(row, (x) => text(x, 80));
+      out.push(`<tr>${cells.map((c, i) => (i < 2 ? `<td class="mono">${c}</td>` : `<td class="n">${c}</td>`)).join('')}</tr>`);
+    }
+    out.push('</tbody></table>');
+  }
+  if (r.notes.length > 0) out.push(`<h3>Notes</h3><ul>${r.notes.map((n) => `<li>${text(n, 400)}</li>`).join('')}</ul>`);
+  return out.join('\n');
+}
+
+/** The findings: counts by code (crossed split by baseline), then the worst ones; after the timeline. */
+function findingsSection(r: Report): string {
+  const out: string[] = [];
   const counts = Object.entries(r.findingCounts) as Array<[keyof typeof FINDING_CODES, number]>;
-  out.push('<h3>Findings</h3>');
   if (counts.length === 0) out.push('<p class="dim">No findings.</p>');
   else {
     counts.sort((a, b) => SEVERITY_RANK[FINDING_CODES[a[0]]] - SEVERITY_RANK[FINDING_CODES[b[0]]] || b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-    out.push('<table class="finding-counts"><thead><tr><th>code</th><th>severity</th><th>count</th></tr></thead><tbody>');
+    out.push('<table class="finding-counts"><thead><tr><th>code</th><th>severity</th><th>count</th><th>by baseline</th></tr></thead><tbody>');
     for (const [code, n] of counts) {
       const sev = FINDING_CODES[code];
-      out.push(`<tr><td><code>${esc(code)}</code></td><td class="sev-${sev}">${sev}</td>${cell(`findingCounts.${code}`, n)}</tr>`);
+      out.push(
+        `<tr><td><code>${esc(code)}</code></td><td class="sev-${sev}">${sev}</td>${cell(`findingCounts.${code}`, n)}<td>${esc(code === 'CROSSED_PAIR' ? findingCountText(r, code).replace(/^\d+ /, '') : '')}</td></tr>`,
+      );
     }
     out.push('</tbody></table>');
     const worst = [...r.findings].sort(
@@ -166,7 +185,6 @@ function summary(r: Report): string {
     }
     out.push('</tbody></table>');
   }
-  if (r.notes.length > 0) out.push(`<h3>Notes</h3><ul>${r.notes.map((n) => `<li>${text(n, 400)}</li>`).join('')}</ul>`);
   return out.join('\n');
 }
 
@@ -202,7 +220,7 @@ const OMIT_REASON: Record<string, string> = {
 function timelineSection(t: TimelineReport | undefined): string {
   if (!t) return '<p class="dim">This report holds no timeline (analyze with <code>timeline: true</code>; the CLI does so for <code>--format html</code>).</p>';
   const out: string[] = [LEGEND];
-  out.push(`<p class="dim">${t.scopes.length} of ${t.scopesTotal} scope(s) drawn, worst first (most crossed, then orphaned, then ambiguous); at most ${t.maxCallsPerScope} calls per scope.</p>`);
+  out.push(`<p class="dim">${t.scopes.length} of ${t.scopesTotal} scope(s) drawn, worst first (${esc(RANKING_TEXT)}); at most ${t.maxCallsPerScope} calls per scope.</p>`);
   for (const o of t.omittedScopes) {
     out.push(
       `<p class="note" data-omitted="${o.reason}">${o.count} scope(s) left out: ${esc(OMIT_REASON[o.reason] ?? o.reason)}${o.withProblems > 0 ? `; ${o.withProblems} of them have crossed, orphaned or ambiguous calls (see the findings and the JSON report)` : ''}.</p>`,
@@ -261,6 +279,9 @@ ${summary(r)}
 </section>
 <section id="timeline"><h2>Timeline</h2>
 ${timelineSection(r.timeline)}
+</section>
+<section id="findings"><h2>Findings</h2>
+${findingsSection(r)}
 </section>
 <section id="latency"><h2>Latency</h2>
 ${latencySection(r.channels, r.timeline?.latency)}

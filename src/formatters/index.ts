@@ -15,8 +15,11 @@ import { compareTable } from './compare/table.js';
 import { compareJson } from './compare/json.js';
 import { compareMarkdown } from './compare/markdown.js';
 import { pairsNdjson } from './pairs-ndjson.js';
+import { traceTable } from './trace/table.js';
+import { traceJson } from './trace/json.js';
+import { traceMarkdown } from './trace/markdown.js';
 import type { CompareReport } from '../compare/compare.js';
-import type { CompareFormatter, CompareRenderContext, Formatter, PairsFormatter } from './types.js';
+import type { CompareFormatter, CompareRenderContext, Formatter, PairsFormatter, TraceFormatter } from './types.js';
 
 export const FORMATTERS = {
   table,
@@ -59,6 +62,16 @@ export function renderCompare(c: CompareReport, format: CompareFormatName, ctx: 
   return COMPARE_FORMATTERS[format].render(c, ctx);
 }
 
+/** Formats of the trace object (`trace --format`). */
+export const TRACE_FORMATTERS = {
+  table: traceTable,
+  json: traceJson,
+  markdown: traceMarkdown,
+} as const satisfies Record<string, TraceFormatter>;
+
+export type TraceFormatName = keyof typeof TRACE_FORMATTERS;
+export const TRACE_FORMAT_NAMES = Object.keys(TRACE_FORMATTERS) as TraceFormatName[];
+
 /** Line formats of the `pairs` export. */
 export const PAIRS_FORMATTERS = {
   ndjson: pairsNdjson,
@@ -66,4 +79,4 @@ export const PAIRS_FORMATTERS = {
 
 export type PairsFormatName = keyof typeof PAIRS_FORMATTERS;
 
-export type { Formatter, FormatContext, CompareFormatter, CompareRenderContext, PairsFormatter } from './types.js';
+export type { Formatter, FormatContext, CompareFormatter, CompareRenderContext, PairsFormatter, TraceFormatter } from './types.js';

@@ -1,6 +1,6 @@
 /**
- * Markdown for `$GITHUB_STEP_SUMMARY` and PR comments: the gate result, totals per channel, finding
- * counts, the worst findings first. Tables are cut with "…and N more", and the whole text is kept
+ * Markdown for `$GITHUB_STEP_SUMMARY` and PR comments: the gate result, totals per channel, the
+ * worst scopes, finding counts with what to do, errors and warnings one by one, notes grouped by code. Tables are cut with "…and N more", and the whole text is kept
  * under a byte budget well below GitHub's 1 MiB step-summary limit (over it, GitHub drops the
  * whole summary). Every capture string is sanitised (safeText) and neutralised (no markup, no
  * links, no HTML).
@@ -12,7 +12,8 @@ import { CODE_DESCRIPTIONS } from '../report/code-descriptions.js';
 import { FINDING_CODES } from '../report/findings.js';
 import type { Formatter } from './types.js';
 import { safeText } from './safe.js';
-import { pct } from './present.js';
+import { findingCountText, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
+import { worstScopes } from '../report/worst-scopes.js';
 import { checkTitle, checkValue, offenderTotal, offenders } from './gate-text.js';
 
 /** Bytes the whole Markdown may take (GitHub's step summary limit is 1 MiB = 1 048 576 bytes). */
@@ -71,8 +72,11 @@ function channelRow(ch: ChannelReport): string[] {
   ];
 }
 
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+
 function findingRow(f: Finding): string[] {
-  return [SEV_ICON[f.severity] ?? f.severity, `\`${f.code}\``, mdText(f.channel ?? '—', 40), mdLoc(f.locations[0]), mdText(f.message, 200)];
+  const scope = f.scope === null ? '—' : `${f.channel ? `${mdText(f.channel, 40)} ` : ''}${mdText(f.scope === '' ? '(none)' : f.scope, 60)}`;
+  return [SEV_ICON[f.severity] ?? f.severity, `\`${f.code}\``, scope, mdLoc(f.locations[0]), mdText(f.message, 200)];
 }
 
 export function renderMarkdown(report: Report): string {
@@ -132,22 +136,49 @@ export function renderMarkdown(report: Report): string {
     );
   }
 
-  const codes = Object.keys(report.findingCounts) as (keyof typeof FINDING_CODES)[];
+  const ws = worstScopes(report.channels, WORST_SCOPES_SHOWN);
+  if (ws.troubled > 0) {
+    out.push('### Worst scopes', '');
+    out.push(`${ws.list.length} of ${ws.troubled} scope(s) with trouble, ${RANKING_TEXT}.`, '');
+    out.push(...table([...SCOPE_HEAD], ws.list.map((r) => scopeRow(r, (x) => mdText(x, 80)))), '');
+  }
+
+  // Codes in severity order (errors, then warnings, then notes): FINDING_CODES is in that order.
+  const codes = (Object.keys(FINDING_CODES) as (keyof typeof FINDING_CODES)[]).filter((c) => (report.findingCounts[c] ?? 0) > 0);
   out.push('### Findings', '');
   if (codes.length === 0) out.push('No findings.', '');
   else {
     out.push(
       ...table(
-        ['code', 'severity', 'count', 'meaning'],
-        codes.map((c) => [`\`${c}\``, SEV_ICON[FINDING_CODES[c]] ?? FINDING_CODES[c], String(report.findingCounts[c] ?? 0), CODE_DESCRIPTIONS[c].title]),
+        ['code', 'severity', 'count', 'meaning: what to do'],
+        codes.map((c) => [`\`${c}\``, SEV_ICON[FINDING_CODES[c]] ?? FINDING_CODES[c], findingCountText(report, c), `${CODE_DESCRIPTIONS[c].title}: ${lowerFirst(CODE_DESCRIPTIONS[c].action)}`]),
       ),
       '',
     );
-    const total = codes.reduce((n, c) => n + (report.findingCounts[c] ?? 0), 0);
-    // report.findings is ordered worst first (severity, then code order, then input order).
-    const rows = report.findings.slice(0, MAX_FINDING_ROWS);
-    out.push('#### Worst findings', '');
-    out.push(...table(['severity', 'code', 'channel', 'where', 'what'], rows.map(findingRow), total, 'more (see the JSON or SARIF report)'), '');
+    // Errors and warnings one by one (report.findings is ordered by severity, then code, then input order).
+    const serious = report.findings.filter((f) => f.severity !== 'note');
+    const seriousTotal = codes.filter((c) => FINDING_CODES[c] !== 'note').reduce((n, c) => n + (report.findingCounts[c] ?? 0), 0);
+    if (seriousTotal > 0) {
+      out.push('#### Errors and warnings', '');
+      out.push(...table(['severity', 'code', 'scope', 'where', 'what'], serious.slice(0, MAX_FINDING_ROWS).map(findingRow), seriousTotal, 'more (see the JSON or SARIF report)'), '');
+    }
+    // Notes grouped by code: how many, in which scopes, where first.
+    const noteCodes = codes.filter((c) => FINDING_CODES[c] === 'note');
+    if (noteCodes.length > 0) {
+      out.push('#### Notes', '');
+      out.push(
+        ...table(
+          ['code', 'count', 'scopes', 'first at', 'what to do'],
+          noteCodes.map((c) => {
+            const listed = report.findings.filter((f) => f.code === c);
+            const scopes = [...new Set(listed.map((f) => f.scope ?? '—'))];
+            const shown = scopes.slice(0, 3).map((x) => mdText(x, 40)).join(', ') + (scopes.length > 3 ? ` …+${scopes.length - 3}` : '');
+            return [`\`${c}\``, findingCountText(report, c), shown, mdLoc(listed[0]?.locations[0]), CODE_DESCRIPTIONS[c].action];
+          }),
+        ),
+        '',
+      );
+    }
   }
 
   if (report.notes.length) {

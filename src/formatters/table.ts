@@ -11,16 +11,17 @@ import { FINDING_CODES } from '../report/findings.js';
 import type { Formatter } from './types.js';
 import { loc, safeText } from './safe.js';
 import { assaySection } from './table-assay.js';
-import { checkText } from './gate-text.js';
+import { gateVerdict } from './gate-text.js';
 import { failureText } from './failure.js';
-import { msText, num, pct, plainTable } from './present.js';
+import { crossedByBaseline, fittedTable, fitText, msText, num, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
+import { worstScopes } from '../report/worst-scopes.js';
 
 const LIST_LIMIT = 10;
 
-function channelSection(ch: ChannelReport, chalk: ChalkInstance): string {
+function channelSection(ch: ChannelReport, chalk: ChalkInstance, width: number | undefined): string {
   const out: string[] = [];
   out.push(chalk.bold.underline(`Channel ${safeText(ch.channel)}`) + chalk.dim(`  ${ch.scopeCount} scope(s)${ch.ordered ? ', ordered' : ''}`));
-  const t = plainTable(['', 'count', ''], chalk);
+  const t: string[][] = [];
   const p = ch.pairs;
   const warn = (n: number, s: string) => (n > 0 ? chalk.yellow(s) : s);
   t.push(
@@ -56,10 +57,10 @@ function channelSection(ch: ChannelReport, chalk: ChalkInstance): string {
             : 'FIFO is safe here',
     ],
   );
-  out.push(t.toString());
+  out.push(fittedTable(['', 'count', ''], t, chalk, { width }));
   if (ch.latencyByGroup.length > 0) {
     const [g0, g1] = ch.meaning.groupLabels;
-    const lt = plainTable([safeText(g0 ?? '', 40), safeText(g1 ?? '', 40), 'n', 'min', 'p50', 'p90', 'p99', 'max', 'max at'], chalk);
+    const lt: string[][] = [];
     for (const g of ch.latencyByGroup.slice(0, 20)) {
       lt.push([
         safeText(g.group ?? '—', 40),
@@ -74,20 +75,26 @@ function channelSection(ch: ChannelReport, chalk: ChalkInstance): string {
       ]);
     }
     out.push(chalk.bold('Latency') + (ch.latencyByGroup.length > 20 ? chalk.dim(` (first 20 of ${ch.latencyByGroup.length})`) : ''));
-    out.push(lt.toString());
+    // Dropped first on a narrow terminal: where the maximum is, the minimum, p90, the subgroup.
+    out.push(fittedTable([safeText(g0 ?? '', 40), safeText(g1 ?? '', 40), 'n', 'min', 'p50', 'p90', 'p99', 'max', 'max at'], lt, chalk, { width, drop: [8, 3, 5, 1] }));
   }
   return out.join('\n');
 }
 
-function findingList(title: string, list: Finding[], total: number, row: (f: Finding) => string[], head: string[], chalk: ChalkInstance): string {
-  if (total === 0) return '';
-  const t = plainTable(head, chalk);
-  for (const f of list.slice(0, LIST_LIMIT)) t.push(row(f));
-  const more = total - Math.min(list.length, LIST_LIMIT);
-  return `${chalk.bold(title)}\n${t.toString()}${more > 0 ? chalk.dim(`\n…and ${more} more (see --format json or callpair pairs)`) : ''}`;
+interface ListSpec {
+  head: string[];
+  /** Columns dropped first on a narrow terminal. */
+  drop: number[];
 }
 
-function render(report: Report, chalk: ChalkInstance): string {
+function findingList(title: string, list: Finding[], total: number, row: (f: Finding) => string[], spec: ListSpec, chalk: ChalkInstance, width: number | undefined): string {
+  if (total === 0) return '';
+  const rows = list.slice(0, LIST_LIMIT).map(row);
+  const more = total - Math.min(list.length, LIST_LIMIT);
+  return `${chalk.bold(title)}\n${fittedTable(spec.head, rows, chalk, { width, drop: spec.drop })}${more > 0 ? chalk.dim(`\n…and ${more} more (see --format json or callpair pairs)`) : ''}`;
+}
+
+function render(report: Report, chalk: ChalkInstance, width: number | undefined): string {
   const out: string[] = [];
   const tot = report.totals;
   out.push(
@@ -95,15 +102,25 @@ function render(report: Report, chalk: ChalkInstance): string {
       `  ${report.inputs.length} input(s), ${tot.lines} lines: ${tot.records} records (${tot.ignored} ignored, ${tot.duplicates} duplicates), ${tot.blank} blank, ${tot.malformed} malformed, ${tot.oversized} oversized`,
   );
   if (report.inputs.length > 1 && report.inputs.length <= 20) {
-    const it = plainTable(['input', 'profile', 'lines', 'records', 'ignored', 'malformed', 'oversized'], chalk);
-    for (const i of report.inputs)
-      it.push([safeText(i.path, 80), i.profile, String(i.lines), String(i.records), String(i.ignored), String(i.malformed), String(i.oversized)]);
-    out.push(it.toString());
+    const it = report.inputs.map((i) => [safeText(i.path, 80), i.profile, String(i.lines), String(i.records), String(i.ignored), String(i.malformed), String(i.oversized)]);
+    out.push(fittedTable(['input', 'profile', 'lines', 'records', 'ignored', 'malformed', 'oversized'], it, chalk, { width, drop: [6, 5, 4, 1] }));
   }
   if (report.channels.length === 0 && Object.keys(report.records).length === 0) out.push(chalk.yellow('No call events found.'));
-  for (const ch of report.channels) out.push('', channelSection(ch, chalk));
-  const assay = assaySection(report, chalk);
+  for (const ch of report.channels) out.push('', channelSection(ch, chalk, width));
+  const assay = assaySection(report, chalk, width);
   if (assay) out.push('', assay);
+
+  const ws = worstScopes(report.channels, WORST_SCOPES_SHOWN);
+  if (ws.troubled > 0) {
+    const listed = report.channels.reduce((n, c) => n + c.scopes.length, 0);
+    const all = report.channels.reduce((n, c) => n + c.scopeCount, 0);
+    out.push(
+      '',
+      chalk.bold('Worst scopes') +
+        chalk.dim(` (${ws.list.length} of ${ws.troubled} with trouble${listed < all ? ` among the ${listed} listed of ${all}` : ''}; ${RANKING_TEXT})`),
+      fittedTable([...SCOPE_HEAD], ws.list.map((r) => scopeRow(r, (x) => safeText(x, 60))), chalk, { width, drop: [6, 0] }),
+    );
+  }
 
   const by = (code: string) => report.findings.filter((f) => f.code === code);
   const count = (code: keyof typeof FINDING_CODES) => report.findingCounts[code] ?? 0;
@@ -118,61 +135,72 @@ function render(report: Report, chalk: ChalkInstance): string {
         f.code === 'CROSSED_PAIR'
           ? [loc(f.locations[0]), safeText(f.data.terminalCaller, 30), `${loc(f.locations[1])} ${safeText(f.data.trueCaller, 30)}`, f.locations[2] ? `${loc(f.locations[2])} ${safeText(f.data.shadowCaller ?? '', 30)}` : '(none open)']
           : [],
-      ['terminal', 'caller', 'true request', 'FIFO would take'],
+      { head: ['terminal', 'caller', 'true request', 'FIFO would take'], drop: [1] },
       chalk,
+      width,
     ),
     findingList(
       'Orphan requests (never closed)',
       by('ORPHAN_REQUEST'),
       count('ORPHAN_REQUEST'),
       (f) => (f.code === 'ORPHAN_REQUEST' ? [loc(f.locations[0]), safeText(f.channel ?? ''), safeText(f.data.caller, 30), f.data.note ? safeText(f.data.note, 60) : f.data.reason === 'evicted' ? 'evicted' : `${msText(f.data.ageMs)} before end`] : []),
-      ['request', 'channel', 'caller', ''],
+      { head: ['request', 'channel', 'caller', ''], drop: [1, 3] },
       chalk,
+      width,
     ),
     findingList(
       'Orphan responses (nothing could take them)',
       by('ORPHAN_RESPONSE'),
       count('ORPHAN_RESPONSE'),
       (f) => (f.code === 'ORPHAN_RESPONSE' ? [loc(f.locations[0]), safeText(f.channel ?? ''), safeText(f.data.caller, 30), f.data.reason] : []),
-      ['terminal', 'channel', 'caller', 'reason'],
+      { head: ['terminal', 'channel', 'caller', 'reason'], drop: [1, 3] },
       chalk,
+      width,
     ),
     findingList(
       'Ambiguous pairs',
       by('AMBIGUOUS_PAIR'),
       count('AMBIGUOUS_PAIR'),
       (f) => (f.code === 'AMBIGUOUS_PAIR' ? [loc(f.locations[0]), loc(f.locations[1]), safeText(f.data.caller, 30), `${f.data.method} among ${f.data.candidates}`] : []),
-      ['terminal', 'request taken', 'caller', ''],
+      { head: ['terminal', 'request taken', 'caller', ''], drop: [2] },
       chalk,
+      width,
     ),
   ].filter(Boolean);
   if (sections.length) out.push('', sections.join('\n\n'));
 
   const codes = Object.keys(report.findingCounts) as (keyof typeof FINDING_CODES)[];
   if (codes.length) {
-    const ft = plainTable(['finding', 'severity', 'count', 'first at', ''], chalk);
+    const ft: string[][] = [];
     for (const code of codes) {
       const first = report.findings.find((f) => f.code === code);
       const sev = FINDING_CODES[code];
       const sevText = sev === 'error' ? chalk.red(sev) : sev === 'warning' ? chalk.yellow(sev) : chalk.dim(sev);
+      if (code === 'CROSSED_PAIR') {
+        // One row per baseline, so the count says which (the same numbers as crossed.fifo / .signature).
+        const split = crossedByBaseline(report.channels);
+        for (const [shadow, label, n] of [['fifo', 'FIFO', split.fifo], ['signature', 'signature-FIFO', split.signature]] as const) {
+          if (n === 0) continue;
+          const f1 = report.findings.find((f) => f.code === 'CROSSED_PAIR' && f.data.shadow === shadow);
+          ft.push([`${code} (${label})`, sevText, String(n), loc(f1?.locations[0]), f1 ? safeText(f1.message, 120) : '']);
+        }
+        continue;
+      }
       ft.push([code, sevText, String(report.findingCounts[code]), loc(first?.locations[0]), first ? safeText(first.message, 120) : '']);
     }
-    out.push('', chalk.bold('Findings'), ft.toString());
+    out.push('', chalk.bold('Findings'), fittedTable(['finding', 'severity', 'count', 'first at', ''], ft, chalk, { width, drop: [3, 1] }));
   }
   for (const n of report.notes) out.push(chalk.dim(`note: ${safeText(n, 300)}`));
 
   const g = report.gate;
-  const failed = g.checks.filter((c) => !c.passed);
-  const gateLine = g.passed
-    ? chalk.green(`gate passed (${g.checks.map((c) => c.name).join(', ')})`)
-    : chalk.red(`gate failed: ${failed.map(checkText).join('; ')}`) + (g.enforced ? '' : chalk.dim(' (--no-fail)'));
+  const gateLine = g.passed ? chalk.green(gateVerdict(g)) : chalk.red(gateVerdict(g));
   out.push('', gateLine);
-  return out.join('\n') + '\n';
+  return fitText(out.join('\n'), width) + '\n';
 }
 
 export const table: Formatter = {
   name: 'table',
   description: 'human-readable tables for the terminal',
   extension: 'txt',
-  render: (report, ctx) => render(report, ctx.chalk),
+  render: (report, ctx) => render(report, ctx.chalk, ctx.width),
 };

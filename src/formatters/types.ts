@@ -2,12 +2,15 @@ import type { ChalkInstance } from 'chalk';
 import type { Report } from '../report/report.js';
 import type { CompareReport } from '../compare/compare.js';
 import type { PairsLine } from '../compare/pairs.js';
+import type { TraceReport } from '../trace/trace.js';
 
 export interface FormatContext {
   /** The one chalk instance (level 0 when colour is off). */
   chalk: ChalkInstance;
   /** Directory against which capture paths are made relative (SARIF, GitHub). */
   cwd: string;
+  /** Terminal width the table fits (docs/report.md); undefined: no limit. */
+  width?: number;
 }
 
 export interface Formatter {
@@ -23,6 +26,15 @@ export interface Formatter {
 export interface CompareRenderContext {
   /** The one chalk instance (level 0 when colour is off). */
   chalk: ChalkInstance;
+  /** Terminal width the tables fit; undefined: no limit. */
+  width?: number;
+}
+
+/** A format of the `callpair.trace.v1` object (`trace --format`). */
+export interface TraceFormatter {
+  readonly name: string;
+  readonly description: string;
+  render(t: TraceReport, ctx: CompareRenderContext): string;
 }
 
 /** A format of the `callpair.compare.v1` object (`compare --format`). */

@@ -37,7 +37,7 @@ describe('amplifier profile', () => {
     expect(ch.pairs.byConfidence.unambiguous).toBe(2);
   });
 
-  it('caller = data.caller, else data.purpose, else main; a stated caller joins the signature', async () => {
+  it('caller = data.caller, else data.purpose, else main (a terminal: (unstated)); a stated caller joins the signature', async () => {
     const pairs: PairRecord[] = [];
     const line = (event: string, t: number, data: Record<string, unknown>) => ({
       event,
@@ -60,7 +60,7 @@ describe('amplifier profile', () => {
     expect(pairs.map((p) => [p.request.caller, p.terminal.caller, p.method, p.confidence])).toEqual([
       ['session-naming', 'session-naming', 'signature', 'unambiguous'],
       ['agent', 'agent', 'signature', 'unambiguous'],
-      ['main', 'main', 'signature', 'unambiguous'],
+      ['main', '(unstated)', 'signature', 'unambiguous'],
     ]);
   });
 

@@ -163,7 +163,7 @@ function toEvent(top: Record<string, unknown>, name: string, role: Role, loc: Lo
       id: { field: 'request_id', value: field(top, data, 'request_id') },
       sig: [provider, model, statedCaller],
       time,
-      caller: statedCaller ?? 'main',
+      caller: statedCaller ?? null,
       attrs,
       loc,
     },

@@ -129,7 +129,7 @@ export function customProfile(spec: CustomProfileSpec): Profile {
       attrs.error = r.error;
       attrs.durationMs = null;
     }
-    const ev = makeEvent(channel, { role, scope: r.scope, id, sig: r.sig, time, caller: r.caller ?? 'main', attrs, loc }, ctx);
+    const ev = makeEvent(channel, { role, scope: r.scope, id, sig: r.sig, time, caller: r.caller ?? null, attrs, loc }, ctx);
     // How the id is shown when its key is not (a protocol id, a direction-namespaced id).
     if (label !== undefined && label !== id) ev.idLabel = label;
     if (r.role === 'call') ev.wholeRecord = true;

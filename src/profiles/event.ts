@@ -5,11 +5,14 @@
  * as an INVALID_ID finding, never kept. `ProfileContext.emit` accepts only a `BuiltEvent`, which only
  * this module makes, so a profile cannot skip it.
  */
-import type { CallAttrs, CallEvent, ChannelSpec, Confidence, Loc, Role } from '../model.js';
+import { UNSTATED_CALLER, type CallAttrs, type CallEvent, type ChannelSpec, type Confidence, type Loc, type Role } from '../model.js';
 import type { Finding, InvalidIdInfo } from '../report/findings.js';
 import { finding } from '../report/findings.js';
 import { clipOrNull, clipText } from './clip.js';
 import { checkCorrelationId, MAX_ID_LENGTH, sha256Prefix } from './ids.js';
+
+/** The caller of a request whose record states none: the main agent. */
+export const DEFAULT_CALLER = 'main';
 
 declare const built: unique symbol;
 /** A CallEvent made by `makeEvent` (the only kind `ProfileContext.emit` takes). */
@@ -67,7 +70,8 @@ export interface EventDraft {
   id: { field: string; value: unknown } | IdKey | null;
   sig: readonly (string | null)[] | null;
   time: number | null;
-  caller: string;
+  /** The stated caller; null when the record states none (a request then counts as `main`, a terminal as `(unstated)`). */
+  caller: string | null;
   attrs: CallAttrs;
   loc: Loc;
   redundant?: boolean;
@@ -143,11 +147,12 @@ export function makeEvent(spec: ChannelSpec, d: EventDraft, sink: FindingSink): 
     id,
     sig: d.sig === null ? null : d.sig.map((v) => clipOrNull(v)),
     time: inRange(d.time, 'time', 'time', where, sink),
-    caller: clipText(d.caller),
+    caller: d.caller !== null ? clipText(d.caller) : d.role === 'terminal' ? UNSTATED_CALLER : DEFAULT_CALLER,
     attrs,
     loc: d.loc,
   };
   if (idLabel !== undefined && spec.idKind === 'protocol') ev.idLabel = idLabel;
+  if (d.caller === null) ev.callerUnstated = true;
   if (d.redundant) ev.redundant = true;
   if (d.maxConfidence) ev.maxConfidence = d.maxConfidence;
   if (d.orphanNote !== undefined) ev.orphanNote = d.orphanNote;

@@ -200,8 +200,9 @@ export function jsonrpcProfile(): Profile {
       label = c.label;
     }
     const id = derivedKey(known && requestSide !== null ? `${requestSide}/${key}` : key);
-    const caller = known && requestSide !== null ? requestSide : 'main';
     const role: Role = hasMethod ? 'request' : 'terminal';
+    // A response that states no side has no caller of its own (docs/design.md: never another call's default).
+    const caller = known && requestSide !== null ? requestSide : role === 'request' ? 'main' : null;
     const attrs: CallAttrs = {};
     let sig: (string | null)[];
     if (role === 'request') {

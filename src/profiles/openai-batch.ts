@@ -123,7 +123,7 @@ export function openAiBatchProfile(): Profile {
           };
           // An output line without a usable custom_id answers nothing it can name: an orphan.
           const id = idOf(o.custom_id, loc, ctx) ?? derivedKey(`custom_id:missing:${++missingSeq}`);
-          const ev = makeEvent(BATCH_CHANNEL, { role: 'terminal', scope: '', id, sig: [null, null], time: null, caller: 'main', attrs, loc }, ctx);
+          const ev = makeEvent(BATCH_CHANNEL, { role: 'terminal', scope: '', id, sig: [null, null], time: null, caller: null, attrs, loc }, ctx);
           if (seen.has(id) || held.length >= MAX_HELD) ctx.emit(ev);
           else {
             held.push(ev);

@@ -13,7 +13,7 @@ import { fifoMeaningless, rowLabel } from '../../model.js';
 export type Block =
   | { kind: 'heading'; text: string }
   | { kind: 'text'; text: string; tone?: 'warn' | 'dim' }
-  | { kind: 'table'; head: string[]; rows: string[][] };
+  | { kind: 'table'; head: string[]; rows: string[][]; /** Columns dropped first on a narrow terminal. */ drop?: number[] };
 
 const LIST_LIMIT = 20;
 
@@ -55,6 +55,7 @@ function attributionTable(rows: AttributionRow[], label: string): Block {
   return {
     kind: 'table',
     head: [label, 'strategy', 'calls', 'errors', 'input tokens', 'output tokens', 'latency mean', 'p50', 'p90'],
+    drop: [8, 7, 5],
     rows: rows.map((r) => {
       const d = r.vsId ?? undefined;
       return [
@@ -76,7 +77,7 @@ function channelBlocks(ch: CompareChannel): Block[] {
   const out: Block[] = [];
   out.push({
     kind: 'heading',
-    text: `Channel ${safeText(ch.channel)}: ${ch.scopeCount} scope(s), ${ch.requests} requests, ${ch.terminals} terminals, ${ch.failed} failed, max in flight ${ch.maxInFlight}`,
+    text: `Channel ${safeText(ch.channel)}: ${ch.scopeCount} scope(s), ${ch.requests} requests, ${ch.terminals} terminals${ch.redundant > 0 ? ` (+${ch.redundant} redundant re-reports, not compared)` : ''}, ${ch.failed} failed, max in flight ${ch.maxInFlight}`,
   });
   const meaningless = fifoMeaningless(ch.meaning);
   if (meaningless) {
@@ -97,6 +98,7 @@ function channelBlocks(ch: CompareChannel): Block[] {
   out.push({
     kind: 'table',
     head: ['strategy', 'pairs', 'orphan requests', 'orphan responses', 'crossed', 'crossed rate', 'at risk'],
+    drop: [6, 3],
     rows: STRATEGIES.map((s) => strategyRow(s, ch.strategies[s], ch.groundTruth, meaningless)),
   });
 
@@ -107,6 +109,7 @@ function channelBlocks(ch: CompareChannel): Block[] {
     out.push({
       kind: 'table',
       head: ['scope', 'pairs (id)', 'max in flight', 'fifo crossed', 'signature crossed', 'fifo at risk', 'signature at risk'],
+      drop: [6, 5, 2],
       rows: scopes.slice(0, LIST_LIMIT).map((s) => [
         safeText(s.scope, 48),
         String(s.strategies.id.pairs),
@@ -139,6 +142,7 @@ function channelBlocks(ch: CompareChannel): Block[] {
     out.push({
       kind: 'table',
       head: ['terminal', 'FIFO gives it', 'caller', 'in flight'],
+      drop: [3],
       rows: ch.atRiskExamples.map((x) => [loc(x.terminal), loc(x.request), safeText(x.caller, 30), String(x.inFlight)]),
     });
   }

@@ -1,0 +1,81 @@
+/**
+ * What the trace formatters (table, Markdown) show of the `callpair.trace.v1` object, as one list
+ * of blocks, so both show the same things; every capture string goes through `safeText`.
+ */
+import type { TraceCall, TraceEvent, TraceReport, TraceShadow } from '../../trace/trace.js';
+import type { Block } from '../compare/blocks.js';
+import { loc, safeText } from '../safe.js';
+import { msText } from '../present.js';
+
+export type { Block };
+
+function when(e: TraceEvent): string {
+  return e.at ?? '(no time)';
+}
+
+function eventRow(role: string, e: TraceEvent): string[] {
+  return [role, loc(e.loc), when(e), safeText(e.caller, 40), safeText([e.kind, e.status].filter(Boolean).join(' '), 40)];
+}
+
+function shadowText(name: string, s: TraceShadow | null, call: TraceCall): string {
+  if (!s) return `${name}: not known (the terminal was not seen by the shadows)`;
+  if (!s.request) return `${name} would leave this terminal unpaired (nothing open)`;
+  const same = call.request && s.request.path === call.request.loc.path && s.request.line === call.request.loc.line;
+  const verdict = s.crossed === true ? 'crossed: not the true request' : same ? 'the same request' : s.crossed === null ? 'no id to say which is right' : '';
+  return `${name} would take ${loc(s.request)} (${safeText(s.request.caller, 40)})${verdict ? ` — ${verdict}` : ''}`;
+}
+
+function targetText(t: TraceReport['target']): string {
+  return t.kind === 'id' ? `id ${safeText(t.id, 130)}` : `${loc(t)}`;
+}
+
+export function traceBlocks(t: TraceReport): Block[] {
+  const out: Block[] = [];
+  if (t.calls.length === 0) {
+    out.push({ kind: 'text', text: `No call found for ${targetText(t.target)} (a line of a request, interim or terminal, or a correlation id).`, tone: 'warn' });
+    return out;
+  }
+  t.calls.forEach((c, i) => {
+    const title = `Call ${t.calls.length > 1 ? `${i + 1} of ${t.calls.length} ` : ''}— channel ${safeText(c.channel)}, scope ${safeText(c.scope || '(none)', 80)}${c.id ? `, id ${safeText(c.id, 130)}` : ', no id'}`;
+    out.push({ kind: 'heading', text: title });
+    const rows: string[][] = [];
+    if (c.request) rows.push(eventRow('request', c.request));
+    for (const e of c.interims) rows.push(eventRow('interim', e));
+    if (c.terminal) rows.push(eventRow('terminal', c.terminal));
+    out.push({ kind: 'table', head: ['event', 'at', 'time', 'caller', 'kind'], rows });
+    const how =
+      c.outcome === 'paired'
+        ? `Paired by ${c.method}, confidence ${c.confidence}${c.latencyMs !== null ? `, latency ${msText(c.latencyMs)}` : ''}.`
+        : c.outcome === 'orphan-request'
+          ? 'Orphan request: never closed.'
+          : c.outcome === 'orphan-response'
+            ? 'Orphan response: no request taken.'
+            : 'Duplicate terminal: counted, never paired.';
+    out.push({ kind: 'text', text: how, tone: c.outcome === 'paired' ? undefined : 'warn' });
+    out.push({ kind: 'text', text: `Why: ${c.why}` });
+    if (c.terminal) {
+      if (c.open.length > 0) {
+        out.push({ kind: 'text', text: `Open in scope ${safeText(c.scope || '(none)', 80)} when the terminal arrived (oldest first):` });
+        out.push({
+          kind: 'table',
+          head: ['request', 'caller', 'id', ''],
+          rows: c.open.map((o) => [loc(o.loc), safeText(o.caller, 40), o.id === null ? '(none)' : safeText(o.id, 130), o.taken ? 'taken' : '']),
+        });
+        if (c.openOmitted > 0) out.push({ kind: 'text', text: `…and ${c.openOmitted} more open request(s)`, tone: 'dim' });
+      } else out.push({ kind: 'text', text: 'No request was open in its scope when the terminal arrived.' });
+      if (c.outcome === 'paired' || c.outcome === 'orphan-response') {
+        out.push({ kind: 'text', text: shadowText('FIFO', c.fifo, c) });
+        out.push({ kind: 'text', text: shadowText('signature-FIFO', c.signature, c) });
+      }
+    }
+    if (c.findings.length > 0) {
+      out.push({
+        kind: 'table',
+        head: ['finding', 'severity', 'at', 'message'],
+        rows: c.findings.map((f) => [f.code, f.severity, f.locations.map(loc).join(' '), safeText(f.message, 300)]),
+      });
+    } else out.push({ kind: 'text', text: 'No finding names this call.', tone: 'dim' });
+  });
+  if (t.callsOmitted > 0) out.push({ kind: 'text', text: `…and ${t.callsOmitted} more call(s) with this id (see --format json, or trace by PATH:LINE)`, tone: 'dim' });
+  return out;
+}

@@ -1,0 +1,342 @@
+/**
+ * `trace`: one call explained (docs/trace.md). Listens to the one streaming pass of `analyze()` and
+ * keeps, for the calls that match the target (a correlation id, or a `path:line` of any of their
+ * events), the request, interims and terminal, how the cascade paired them and among which open
+ * requests, what the FIFO and signature-FIFO shadows would have given the terminal, and the
+ * findings that name the call. State: the open requests (as the engine holds them) and the matches.
+ */
+import path from 'node:path';
+import { analyze, type AnalyzeOptions } from '../analyze.js';
+import type { CallEvent, CallSide, ChannelSpec, Confidence, Loc, Method, ShadowPairRecord } from '../model.js';
+import type { Finding } from '../report/findings.js';
+import { findingMessage } from '../report/messages.js';
+import { checkCorrelationId } from '../profiles/ids.js';
+import { InputUsageError } from '../input/sources.js';
+import { VERSION } from '../version.js';
+
+export const TRACE_SCHEMA = 'callpair.trace.v1';
+
+/** What to trace: a correlation id, or one line of a capture. */
+export type TraceTarget = { kind: 'id'; id: string } | { kind: 'location'; path: string; line: number };
+
+export interface TraceEvent {
+  loc: Loc;
+  /** Milliseconds since the Unix epoch, null when the record has no time. */
+  time: number | null;
+  /** ISO 8601 form of `time`. */
+  at: string | null;
+  caller: string;
+  kind: string | null;
+  status: string | null;
+}
+
+export interface TraceOpen {
+  loc: Loc;
+  caller: string;
+  id: string | null;
+  /** This is the request the cascade took. */
+  taken: boolean;
+}
+
+export interface TraceShadow {
+  /** The request the shadow would have given the terminal, null when it had nothing open. */
+  request: (Loc & { caller: string }) | null;
+  /** The shadow's pick is not the true request (only known when the call is paired by id). */
+  crossed: boolean | null;
+}
+
+export interface TraceCall {
+  channel: string;
+  scope: string;
+  id: string | null;
+  /** `paired`, `orphan-request` (never closed), `orphan-response` (nothing could take it), `duplicate-terminal`. */
+  outcome: 'paired' | 'orphan-request' | 'orphan-response' | 'duplicate-terminal';
+  request: TraceEvent | null;
+  interims: TraceEvent[];
+  terminal: TraceEvent | null;
+  latencyMs: number | null;
+  method: Method | null;
+  confidence: Confidence | null;
+  /** The cascade step in words (which rule took the request, or why nothing could). */
+  why: string;
+  /** The requests open in the scope when the terminal arrived (what the cascade chose among). */
+  open: TraceOpen[];
+  /** Open requests beyond `open` (the list is capped). */
+  openOmitted: number;
+  fifo: TraceShadow | null;
+  signature: TraceShadow | null;
+  findings: { code: string; severity: string; message: string; locations: Loc[] }[];
+}
+
+export interface TraceReport {
+  schema: typeof TRACE_SCHEMA;
+  tool: { name: 'callpair'; version: string };
+  target: TraceTarget;
+  calls: TraceCall[];
+  /** Calls matched beyond `calls` (an id reused many times). */
+  callsOmitted: number;
+}
+
+export interface TraceOptions extends AnalyzeOptions {
+  target: TraceTarget;
+  /** Calls kept (default 20). */
+  maxCalls?: number;
+}
+
+const MAX_OPEN_LISTED = 20;
+const MAX_INTERIMS = 50;
+
+/**
+ * Reads `ID|PATH:LINE`: a location when it ends in `:N` and its path is a file (or one of the
+ * inputs); otherwise an id, which must pass the safe-shape rule (an invalid id is never echoed:
+ * look such a call up by the line it is on).
+ */
+export function parseTarget(text: string, inputs: readonly string[], exists: (p: string) => boolean): TraceTarget {
+  const m = /^(.+):(\d+)$/.exec(text);
+  if (m) {
+    const p = m[1]!;
+    const abs = path.resolve(p);
+    if (exists(p) || inputs.some((i) => path.resolve(i) === abs)) return { kind: 'location', path: p, line: Number(m[2]) };
+  }
+  // An invalid id follows the id rule (docs/guarantees.md): never echoed, only its reason, length and hash.
+  const c = checkCorrelationId('ID', text);
+  if (c.kind !== 'valid') {
+    const why = c.kind === 'invalid' ? ` (${c.info.reason}, length ${c.info.length}, sha256 ${c.info.sha256})` : ' (empty)';
+    throw new InputUsageError(`trace: ID is neither an existing PATH:LINE nor a valid correlation id${why}; look the call up by PATH:LINE`);
+  }
+  return { kind: 'id', id: text };
+}
+
+interface OpenEntry {
+  ev: CallEvent;
+  interims: CallEvent[];
+}
+
+interface Pending {
+  call: TraceCall;
+  /** The terminal event's key, to attach shadows and findings that arrive after the pair. */
+  terminalKey: string | null;
+  requestKey: string | null;
+}
+
+const key = (l: Loc) => `${path.resolve(l.path)}\u0000${l.line}`;
+
+function traceEvent(ev: CallEvent | CallSide): TraceEvent {
+  return {
+    loc: ev.loc,
+    time: ev.time,
+    at: ev.time === null ? null : new Date(ev.time).toISOString(),
+    caller: ev.caller,
+    kind: ev.attrs.kind ?? null,
+    status: ev.attrs.status ?? null,
+  };
+}
+
+/** The cascade step in words (docs/pairing.md): which rule took the request and among how many. */
+function whyText(method: Method, candidates: number, confidence: Confidence, spec: ChannelSpec | undefined): string {
+  if (method === 'id') return 'id: the terminal carries the correlation id of an open request (exact)';
+  if (method === 'signature')
+    return `signature: no open request has its id; the oldest of ${candidates === 1 ? 'the one open request' : `${candidates}+ open requests`} whose signature (${spec?.signatureFields.join(', ') ?? '…'}) agrees (${confidence})`;
+  return `fifo: no open request has its id and no signature agrees; the oldest of ${candidates} open request(s) (${confidence})`;
+}
+
+export async function trace(opts: TraceOptions): Promise<TraceReport> {
+  const target = opts.target;
+  const maxCalls = opts.maxCalls ?? 20;
+  const targetKey = target.kind === 'location' ? key(target) : null;
+  const matchesEv = (ev: { loc: Loc; id: string | null; idLabel?: string }) =>
+    target.kind === 'id' ? ev.id === target.id || ev.idLabel === target.id : key(ev.loc) === targetKey;
+
+  const specs = new Map<string, ChannelSpec>();
+  // The open requests per channel/scope, mirrored from the events and the pass's pairs and orphans.
+  const open = new Map<string, Map<string, OpenEntry>>();
+  const scopeKey = (channel: string, scope: string) => `${channel}\u0000${scope}`;
+  const calls: Pending[] = [];
+  let omitted = 0;
+  // Open requests that are (or hold an interim that is) the target: their call is kept when it ends.
+  const wanted = new Set<string>();
+  let openAtTerminal: Map<string, OpenEntry> | null = null;
+  let terminalEv: CallEvent | null = null;
+  const byTerminal = new Map<string, Pending>();
+  const byRequest = new Map<string, Pending>();
+
+  const keep = (call: TraceCall, requestKey: string | null, terminalKey: string | null) => {
+    if (calls.length >= maxCalls) {
+      omitted++;
+      return;
+    }
+    const p: Pending = { call, requestKey, terminalKey };
+    calls.push(p);
+    if (terminalKey) byTerminal.set(terminalKey, p);
+    if (requestKey) byRequest.set(requestKey, p);
+  };
+
+  const blank = (channel: string, scope: string, id: string | null, outcome: TraceCall['outcome']): TraceCall => ({
+    channel,
+    scope,
+    id,
+    outcome,
+    request: null,
+    interims: [],
+    terminal: null,
+    latencyMs: null,
+    method: null,
+    confidence: null,
+    why: '',
+    open: [],
+    openOmitted: 0,
+    fifo: null,
+    signature: null,
+    findings: [],
+  });
+
+  const openList = (m: Map<string, OpenEntry> | null, takenKey: string | null) => {
+    const all = m ? [...m.values()] : [];
+    return {
+      open: all.slice(0, MAX_OPEN_LISTED).map((o) => ({ loc: o.ev.loc, caller: o.ev.caller, id: o.ev.idLabel ?? o.ev.id, taken: key(o.ev.loc) === takenKey })),
+      omitted: Math.max(0, all.length - MAX_OPEN_LISTED),
+    };
+  };
+
+  const labelOf = (ev: CallEvent) => ev.idLabel ?? ev.id;
+  // What the engine reported about the current terminal before its pair (shadows, findings).
+  let curShadows: ShadowPairRecord[] = [];
+  let curFindings: Finding[] = [];
+  /** Attaches a shadow to the call whose terminal it is; false when no kept call has that terminal. */
+  const onShadow = (s: ShadowPairRecord): boolean => {
+    const p = byTerminal.get(key(s.terminal.loc));
+    if (!p) return false;
+    const sh: TraceShadow = { request: s.request ? { ...s.request.loc, caller: s.request.caller } : null, crossed: s.crossed };
+    if (s.shadow === 'fifo') p.call.fifo = sh;
+    else p.call.signature = sh;
+    return true;
+  };
+  /** Attaches a finding to the kept call it names first; false when none. */
+  const onFound = (f: Finding): boolean => {
+    const first = f.locations[0];
+    if (!first) return false;
+    const p = byTerminal.get(key(first)) ?? byRequest.get(key(first));
+    if (!p) return false;
+    p.call.findings.push({ code: f.code, severity: f.severity, message: findingMessage(f), locations: f.locations });
+    return true;
+  };
+
+  await analyze({
+    ...opts,
+    onChannels: (s) => {
+      for (const [n, sp] of s) specs.set(n, sp);
+      opts.onChannels?.(s);
+    },
+    onEvent: (ev) => {
+      const sk = scopeKey(ev.channel, ev.scope);
+      let m = open.get(sk);
+      if (ev.role === 'request') {
+        if (!m) open.set(sk, (m = new Map()));
+        m.set(key(ev.loc), { ev, interims: [] });
+        if (matchesEv(ev)) wanted.add(key(ev.loc));
+      } else if (ev.role === 'interim') {
+        // Attributed as the engine does: the oldest open request with its id, else the only open one.
+        let to: OpenEntry | undefined;
+        if (m) {
+          if (ev.id !== null) to = [...m.values()].find((o) => o.ev.id === ev.id);
+          else if (m.size === 1) to = m.values().next().value;
+        }
+        if (to && to.interims.length < MAX_INTERIMS) to.interims.push(ev);
+        if (to && matchesEv(ev)) wanted.add(key(to.ev.loc));
+      } else {
+        openAtTerminal = m ?? null;
+        terminalEv = ev;
+        curShadows = [];
+        curFindings = [];
+        // A terminal nothing takes (an orphan response or a duplicate) is reported through findings.
+      }
+      opts.onEvent?.(ev);
+    },
+    onPair: (p) => {
+      const sk = scopeKey(p.channel, p.scope);
+      const m = open.get(sk);
+      const rk = key(p.request.loc);
+      const entry = m?.get(rk);
+      const hit = wanted.has(rk) || (terminalEv !== null && key(terminalEv.loc) === key(p.terminal.loc) && matchesEv(terminalEv));
+      if (hit) {
+        const call = blank(p.channel, p.scope, entry ? labelOf(entry.ev) : p.request.id ?? p.terminal.id, 'paired');
+        call.request = traceEvent(p.request);
+        call.interims = (entry?.interims ?? []).map(traceEvent);
+        call.terminal = traceEvent(p.terminal);
+        call.latencyMs = p.latencyMs;
+        call.method = p.method;
+        call.confidence = p.confidence;
+        call.why = whyText(p.method, p.candidates, p.confidence, specs.get(p.channel));
+        const ol = openList(openAtTerminal, rk);
+        call.open = ol.open;
+        call.openOmitted = ol.omitted;
+        keep(call, rk, key(p.terminal.loc));
+        // The engine reports the terminal's shadows and findings before its pair: attach them now.
+        for (const sh of curShadows) onShadow(sh);
+        for (const f of curFindings) onFound(f);
+      }
+      wanted.delete(rk);
+      m?.delete(rk);
+      if (m && m.size === 0) open.delete(sk);
+      opts.onPair?.(p);
+    },
+    onOrphanRequest: (o) => {
+      const sk = scopeKey(o.channel, o.scope);
+      const m = open.get(sk);
+      const rk = key(o.request.loc);
+      const entry = m?.get(rk);
+      if (wanted.has(rk)) {
+        const call = blank(o.channel, o.scope, entry ? labelOf(entry.ev) : o.request.id, 'orphan-request');
+        call.request = traceEvent(o.request);
+        call.interims = (entry?.interims ?? []).map(traceEvent);
+        call.why =
+          o.reason === 'evicted'
+            ? 'never closed: evicted while open (--max-open-calls reached)'
+            : 'never closed: no terminal took it before the end of the input (no terminal with its id; every fallback terminal went to another request)';
+        keep(call, rk, null);
+      }
+      wanted.delete(rk);
+      m?.delete(rk);
+      if (m && m.size === 0) open.delete(sk);
+      opts.onOrphanRequest?.(o);
+    },
+    onOrphanResponse: (o) => {
+      const t = terminalEv;
+      if (t && key(t.loc) === key(o.terminal.loc) && matchesEv(t)) {
+        const call = blank(o.channel, o.scope, labelOf(t), 'orphan-response');
+        call.terminal = traceEvent(o.terminal);
+        call.why =
+          o.reason === 'id-not-open'
+            ? 'nothing took it: it carries an id no open request has, and no open request without an id was there to take it'
+            : o.reason === 'id-fell-out-of-window'
+              ? 'nothing took it: its id was closed too long ago to be recognised'
+              : 'nothing took it: no request was open in its scope (or none whose signature agrees, where the channel requires one)';
+        const ol = openList(openAtTerminal, null);
+        call.open = ol.open;
+        call.openOmitted = ol.omitted;
+        keep(call, null, key(o.terminal.loc));
+      }
+      opts.onOrphanResponse?.(o);
+    },
+    onShadowPair: (s) => {
+      if (!onShadow(s) && terminalEv && key(terminalEv.loc) === key(s.terminal.loc)) curShadows.push(s);
+      opts.onShadowPair?.(s);
+    },
+    onFinding: (f: Finding) => {
+      const first = f.locations[0];
+      if (!onFound(f) && first) {
+        if (terminalEv && key(terminalEv.loc) === key(first)) {
+          if (f.code === 'DUPLICATE_TERMINAL' && matchesEv(terminalEv)) {
+            const call = blank(f.channel ?? '', f.scope ?? '', labelOf(terminalEv), 'duplicate-terminal');
+            call.terminal = traceEvent(terminalEv);
+            call.why = 'nothing took it: a second terminal for a call already closed';
+            keep(call, null, key(first));
+            onFound(f);
+          } else curFindings.push(f);
+        }
+      }
+      opts.onFinding?.(f);
+    },
+  });
+  return { schema: TRACE_SCHEMA, tool: { name: 'callpair', version: VERSION }, target, calls: calls.map((p) => p.call), callsOmitted: omitted };
+}

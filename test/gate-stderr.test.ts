@@ -1,0 +1,33 @@
+/**
+ * The gate's verdict is one line on stderr whatever the report's destination (issue 15, item 1).
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FORMAT_NAMES } from '../src/formatters/index.js';
+import { fixture, runCli, tmpDir } from './helpers.js';
+
+const CAPTURE = fixture('orphan-crossed.jsonl');
+
+describe('gate verdict on stderr', () => {
+  const dir = tmpDir();
+  it.each(FORMAT_NAMES)('%s with -o: exit 1 and stderr names the failing check with value and limit', async (format) => {
+    const out = path.join(dir, `out.${format}`);
+    const r = await runCli(['analyze', CAPTURE, '-f', format, '-o', out, '--max-orphan-requests', '0']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('callpair: gate failed: max-orphan-requests: 1 (limit <= 0)\n');
+  });
+
+  it('a passing gate says so, naming its checks (the default gate: error-findings)', async () => {
+    const r = await runCli(['analyze', fixture('seed-trace.jsonl'), '-f', 'json', '-o', path.join(dir, 'ok.json')]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('callpair: gate passed (error-findings)\n');
+  });
+
+  it('--no-fail: the failure is still on stderr, the exit code 0', async () => {
+    const r = await runCli(['analyze', CAPTURE, '-f', 'json', '-o', path.join(dir, 'nf.json'), '--max-orphan-requests', '0', '--no-fail']);
+    expect(r.code).toBe(0);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toBe('callpair: gate failed: max-orphan-requests: 1 (limit <= 0) (--no-fail: exit 0)\n');
+  });
+});

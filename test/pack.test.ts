@@ -1,0 +1,45 @@
+/**
+ * The published package works from another project (issue 15, item 7; README "Into another
+ * project"): `npm pack`, install the tarball into an empty project offline (its dependencies are in
+ * the npm cache after `npm ci`), and run `npx callpair analyze` there. Also: README.md stays ≤ 15 KB.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, tmpDir } from './helpers.js';
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+
+describe('the packed package', () => {
+  it('installs into an empty project and `npx callpair analyze` runs there', { timeout: 180_000 }, () => {
+    const packDir = tmpDir();
+    // dist/ is built by `npm test` (and `npm run build`); --ignore-scripts skips a second build.
+    execFileSync(npm, ['pack', '--ignore-scripts', '--pack-destination', packDir], { cwd: ROOT, stdio: 'pipe' });
+    const tgz = readdirSync(packDir).find((f) => f.endsWith('.tgz'));
+    expect(tgz).toBeDefined();
+
+    const project = tmpDir();
+    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'uses-callpair', version: '1.0.0', private: true }));
+    const install = spawnSync(npm, ['install', '--offline', '--no-audit', '--no-fund', '--save-dev', path.join(packDir, tgz!)], { cwd: project, encoding: 'utf8' });
+    expect(install.status, install.stderr).toBe(0);
+
+    copyFileSync(path.join(ROOT, 'fixtures', 'orphan-crossed.jsonl'), path.join(project, 'capture.jsonl'));
+    const env = { ...process.env, NO_COLOR: '1', npm_config_offline: 'true' };
+    const run = spawnSync(npx, ['callpair', 'analyze', 'capture.jsonl', '--max-orphan-requests', '0'], { cwd: project, encoding: 'utf8', env });
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stdout).toContain('Channel llm');
+    expect(run.stderr).toContain('callpair: gate failed: max-orphan-requests: 1 (limit <= 0)');
+
+    const json = spawnSync(npx, ['callpair', 'analyze', 'capture.jsonl', '-f', 'json'], { cwd: project, encoding: 'utf8', env });
+    expect(json.status).toBe(0);
+    expect(JSON.parse(json.stdout).schema).toBe('callpair.report.v1');
+  });
+});
+
+describe('README.md', () => {
+  it('stays at most 15 KB', () => {
+    expect(statSync(path.join(ROOT, 'README.md')).size).toBeLessThanOrEqual(15 * 1024);
+  });
+});

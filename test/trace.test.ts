@@ -1,0 +1,99 @@
+/**
+ * `callpair trace ID|PATH:LINE` (issue 15, item 8; docs/trace.md).
+ */
+import { describe, expect, it } from 'vitest';
+import { trace, parseTarget } from '../src/trace/trace.js';
+import { fixture, runCli } from './helpers.js';
+
+const SEED = 'fixtures/seed-trace.jsonl';
+
+describe('trace (library)', () => {
+  it("the seed trace's summarizer response: its true request (line 4), FIFO's pick (line 2), the crossed finding", async () => {
+    const t = await trace({ inputs: [fixture('seed-trace.jsonl')], target: { kind: 'location', path: fixture('seed-trace.jsonl'), line: 5 } });
+    expect(t.calls).toHaveLength(1);
+    const c = t.calls[0]!;
+    expect(c.outcome).toBe('paired');
+    expect(c.request!.loc.line).toBe(4);
+    expect(c.request!.caller).toBe('summarizer');
+    expect(c.terminal!.loc.line).toBe(5);
+    expect(c.terminal!.at).toBe('2026-09-03T10:00:01.014Z');
+    expect(c.method).toBe('id');
+    expect(c.confidence).toBe('exact');
+    expect(c.why).toMatch(/^id: /);
+    expect(c.fifo).toEqual({ request: expect.objectContaining({ line: 2, caller: 'agent' }), crossed: true });
+    expect(c.signature).toEqual({ request: expect.objectContaining({ line: 4 }), crossed: false });
+    expect(c.open.map((o) => [o.loc.line, o.taken])).toEqual([[2, false], [3, false], [4, true]]);
+    expect(c.findings.map((f) => f.code)).toEqual(['CROSSED_PAIR']);
+  });
+
+  it('the same call by its id, and by its request line', async () => {
+    const id = '32fc2255-2544-415b-84fd-be9576d5fc59';
+    const byId = await trace({ inputs: [fixture('seed-trace.jsonl')], target: { kind: 'id', id } });
+    const byReq = await trace({ inputs: [fixture('seed-trace.jsonl')], target: { kind: 'location', path: fixture('seed-trace.jsonl'), line: 4 } });
+    expect(byId.calls).toEqual(byReq.calls);
+    expect(byId.calls[0]!.id).toBe(id);
+  });
+
+  it('an orphan request and an orphan response say why nothing paired them', async () => {
+    const f = fixture('orphan-crossed.jsonl');
+    const req = await trace({ inputs: [f], target: { kind: 'location', path: f, line: 6 } });
+    expect(req.calls[0]!.outcome).toBe('orphan-request');
+    expect(req.calls[0]!.findings.map((x) => x.code)).toContain('ORPHAN_REQUEST');
+    const resp = await trace({ inputs: [f], target: { kind: 'location', path: f, line: 10 } });
+    expect(resp.calls[0]!.outcome).toBe('orphan-response');
+    expect(resp.calls[0]!.why).toMatch(/id no open request has/);
+    expect(resp.calls[0]!.fifo?.request?.line).toBe(6);
+  });
+
+  it('parseTarget: PATH:LINE when the path exists, an id otherwise; an invalid id is refused without echoing it', () => {
+    expect(parseTarget(`${SEED}:5`, [], () => true)).toEqual({ kind: 'location', path: SEED, line: 5 });
+    expect(parseTarget('abc-12', [], () => false)).toEqual({ kind: 'id', id: 'abc-12' });
+    expect(() => parseTarget('no such:5', [], () => false)).toThrow(/look the call up by PATH:LINE/);
+    try {
+      parseTarget('secret\u001b[31mvalue', [], () => false);
+    } catch (e) {
+      expect(String(e)).not.toContain('secret');
+      expect(String(e)).toMatch(/bad-characters, length 16, sha256 [0-9a-f]{12}/);
+    }
+  });
+});
+
+describe('callpair trace (CLI)', () => {
+  it('table: the true request, FIFO\'s pick and the finding; PATH:LINE alone reads that file', async () => {
+    const r = await runCli(['trace', `${SEED}:5`]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('request  │ fixtures/seed-trace.jsonl:4');
+    expect(r.stdout).toContain('FIFO would take fixtures/seed-trace.jsonl:2 (agent) — crossed: not the true request');
+    expect(r.stdout).toContain('CROSSED_PAIR');
+  });
+
+  it('json and markdown', async () => {
+    const j = await runCli(['trace', `${SEED}:5`, '-f', 'json']);
+    const t = JSON.parse(j.stdout) as { schema: string; calls: { request: { loc: { line: number } }; fifo: { request: { line: number } } }[] };
+    expect(t.schema).toBe('callpair.trace.v1');
+    expect(t.calls[0]!.request.loc.line).toBe(4);
+    expect(t.calls[0]!.fifo.request.line).toBe(2);
+    const m = await runCli(['trace', `${SEED}:5`, '-f', 'markdown']);
+    expect(m.stdout).toMatch(/^## callpair trace/);
+    expect(m.stdout).toContain('| request | fixtures/seed-trace.jsonl:4 |');
+  });
+
+  it('an invalid id: exit 2, one line, the value never printed', async () => {
+    const r = await runCli(['trace', 'bad id!', SEED]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).not.toContain('bad id!');
+    expect(r.stderr).toContain('look the call up by PATH:LINE');
+  });
+
+  it('an id not in the capture: says so, exit 0', async () => {
+    const r = await runCli(['trace', 'nothing-here', SEED]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('No call found for id nothing-here');
+  });
+
+  it.each([80, 120, 200])('COLUMNS=%i: no line longer than the width', async (w) => {
+    const r = await runCli(['trace', `${SEED}:5`], { env: { COLUMNS: String(w) } });
+    for (const line of r.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(w);
+  });
+});

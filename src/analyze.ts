@@ -6,8 +6,8 @@ import type { Loc, OrphanRequestRecord, OrphanResponseRecord, PairRecord, Shadow
 import { PairingEngine, type EngineSink } from './engine/engine.js';
 import { FindingCollector, finding, type Finding } from './report/findings.js';
 import { findingMessage } from './report/messages.js';
-import { evaluateGate, type GateOptions } from './report/gate.js';
-import { channelReport, REPORT_SCHEMA, type InputLedgerReport, type Report } from './report/report.js';
+import { evaluateGate, parseFailOn, type GateOptions } from './report/gate.js';
+import { channelReportWithData, REPORT_SCHEMA, type InputLedgerReport, type MergeDataReport, type Report, type RunReport } from './report/report.js';
 import { InputUsageError, resolveSources, type Source, type SourceRole } from './input/sources.js';
 import { readSource } from './input/read.js';
 import { WorkerPool } from './input/parallel.js';
@@ -64,6 +64,8 @@ export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_MAX_FINDINGS = 1000;
 /** Open calls per channel before the oldest is evicted (as an orphan, reason `evicted`): ~0.8 KB each. */
 export const DEFAULT_MAX_OPEN_CALLS = 100_000;
+/** Recently closed ids remembered per channel for DUPLICATE_TERMINAL. */
+export const DEFAULT_CLOSED_WINDOW = 100_000;
 
 export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   // Which input roles exist is known before reading (profiles evaluate a channel only when both sides exist).
@@ -86,7 +88,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   const engine = new PairingEngine({
     channels: profiles.flatMap((p) => p.channels),
     sink,
-    closedWindow: opts.closedWindow,
+    closedWindow: opts.closedWindow ?? DEFAULT_CLOSED_WINDOW,
     maxOpenCalls: opts.maxOpenCalls ?? DEFAULT_MAX_OPEN_CALLS,
   });
   const ctx: ProfileContext = {
@@ -134,10 +136,15 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
 
   // Channels with any event, or that a profile evaluated, in declaration order.
   const channels = [];
+  const mergeData: MergeDataReport = { channels: [] };
   const evaluated = new Set(profiles.flatMap((p) => p.evaluatedChannels?.() ?? []));
   for (const st of engine.channels.values()) {
     const c = st.counters;
-    if (c.requests + c.terminals + c.interims > 0 || evaluated.has(st.spec.name)) channels.push(channelReport(st, opts.maxScopes));
+    if (c.requests + c.terminals + c.interims > 0 || evaluated.has(st.spec.name)) {
+      const { report, data } = channelReportWithData(st, opts.maxScopes);
+      channels.push(report);
+      mergeData.channels.push(data);
+    }
   }
 
   const records: Record<string, unknown> = {};
@@ -171,6 +178,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   const report: Report = {
     schema: REPORT_SCHEMA,
     tool: { name: 'callpair', version: VERSION },
+    run: runReport(opts, profiles),
     inputs,
     totals,
     channels,
@@ -180,9 +188,47 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
     findingCounts,
     findingsOmitted,
     gate: evaluateGate(opts.gate ?? {}, findingCounts, channels),
+    mergeData,
   };
   if (timeline) report.timeline = timeline.build(channels, engine.channels.values());
   return report;
+}
+
+/** The options that shaped a report (`report.run`): what `callpair merge` requires to be equal. */
+export function runReport(opts: AnalyzeOptions, profiles: readonly Profile[]): RunReport {
+  return {
+    profile: opts.profile ?? 'auto',
+    profileOptions: { ...opts.profileOptions },
+    channels: profiles.flatMap((p) => p.channels.map((c) => c.name)),
+    maxLineBytes: opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+    validateAll: opts.validateAll ?? false,
+    maxFindings: opts.maxFindings ?? DEFAULT_MAX_FINDINGS,
+    closedWindow: opts.closedWindow ?? DEFAULT_CLOSED_WINDOW,
+    maxOpenCalls: opts.maxOpenCalls ?? DEFAULT_MAX_OPEN_CALLS,
+    maxScopes: opts.maxScopes ?? null,
+    gate: gateRun(opts.gate ?? {}),
+  };
+}
+
+export function gateRun(g: GateOptions): RunReport['gate'] {
+  return {
+    failOn: parseFailOn(g.failOn ?? []),
+    maxCrossedRate: g.maxCrossedRate ?? null,
+    maxOrphanRequests: g.maxOrphanRequests ?? null,
+    maxAmbiguous: g.maxAmbiguous ?? null,
+    minIdCoverage: g.minIdCoverage ?? null,
+    noFail: g.noFail ?? false,
+  };
+}
+
+/** The gate options a report was made with. */
+export function gateOptionsOf(g: RunReport['gate']): GateOptions {
+  const o: GateOptions = { failOn: g.failOn, noFail: g.noFail };
+  if (g.maxCrossedRate !== null) o.maxCrossedRate = g.maxCrossedRate;
+  if (g.maxOrphanRequests !== null) o.maxOrphanRequests = g.maxOrphanRequests;
+  if (g.maxAmbiguous !== null) o.maxAmbiguous = g.maxAmbiguous;
+  if (g.minIdCoverage !== null) o.minIdCoverage = g.minIdCoverage;
+  return o;
 }
 
 /** The timeline listens to the engine beside any other listener. */

@@ -5,6 +5,8 @@ import yargs from 'yargs';
 import { analyzeCommand } from './analyze.js';
 import { compareCommand } from './compare.js';
 import { pairsCommand } from './pairs.js';
+import { mergeCommand } from './merge.js';
+import { renderCommand } from './render.js';
 import { diag, EXIT_USAGE } from './io.js';
 import { VERSION } from '../version.js';
 
@@ -17,6 +19,8 @@ export function buildCli(argv: string[]) {
     .command(analyzeCommand)
     .command(compareCommand)
     .command(pairsCommand)
+    .command(mergeCommand)
+    .command(renderCommand)
     .demandCommand(1, 'name a command')
     .fail((msg, err) => {
       if (err) throw err;

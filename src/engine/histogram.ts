@@ -97,7 +97,7 @@ export class LatencyHistogram {
   }
 
   mean(): number | null {
-    return this.count === 0 ? null : round3(this.sum / this.count);
+    return this.count === 0 || Number.isNaN(this.sum) ? null : round3(this.sum / this.count);
   }
 
   /** Every bucket as [lower-bound ms, count], ascending: for charts. */
@@ -111,6 +111,39 @@ export class LatencyHistogram {
       return [...counts.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => [bucketLow(k) / 1000, v]);
     }
     return [...this.buckets.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => [bucketLow(k) / 1000, v]);
+  }
+
+  /**
+   * The whole histogram as plain data (docs/scale-out.md): exact values while there are at most 32,
+   * else every bucket with its count and smallest value; min and max raw, with their locations. Two
+   * sketches merge (src/merge/sketch.ts) into the sketch of one histogram fed both streams.
+   */
+  sketch(): LatencySketch | null {
+    if (this.count === 0) return null;
+    const base = { count: this.count, min: this.min, max: this.max, minAt: this.minAt, maxAt: this.maxAt };
+    if (this.samples) return { ...base, values: [...this.samples].sort((a, b) => a - b) };
+    const buckets: Array<[number, number, number]> = [...this.buckets.keys()].sort((a, b) => a - b).map((k) => [k, this.buckets.get(k)!, this.lows.get(k)!]);
+    return { ...base, buckets };
+  }
+
+  /** A histogram from its sketch (the latency sum is not kept: `mean()` of a restored histogram is null). */
+  static fromSketch(s: LatencySketch): LatencyHistogram {
+    const h = new LatencyHistogram();
+    h.count = s.count;
+    h.min = s.min;
+    h.max = s.max;
+    h.minAt = s.minAt;
+    h.maxAt = s.maxAt;
+    h.sum = NaN;
+    if (s.values) h.samples = [...s.values];
+    else {
+      h.samples = null;
+      for (const [k, n, lo] of s.buckets ?? []) {
+        h.buckets.set(k, n);
+        h.lows.set(k, lo);
+      }
+    }
+    return h;
   }
 
   stats(): LatencyStats | null {
@@ -139,11 +172,22 @@ export interface LatencyStats {
   maxAt: Loc | null;
 }
 
+/** A histogram as plain data: `values` (ascending, at most EXACT_SAMPLES) or `buckets` [index, count, smallest value]. */
+export interface LatencySketch {
+  count: number;
+  min: number;
+  max: number;
+  minAt: Loc | null;
+  maxAt: Loc | null;
+  values?: number[];
+  buckets?: Array<[number, number, number]>;
+}
+
 /** Values kept exactly before the buckets take over. */
-const EXACT_SAMPLES = 32;
+export const EXACT_SAMPLES = 32;
 const SUB = 128; // sub-buckets per power of two; exact below 2·SUB µs
 
-function bucketIndex(us: number): number {
+export function bucketIndex(us: number): number {
   if (us < 2 * SUB) return us;
   const e = Math.floor(Math.log2(us)) - 7; // ≥ 1: us / 2^e lies in [128, 256)
   const m = Math.floor(us / 2 ** e);

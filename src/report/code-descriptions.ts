@@ -9,6 +9,7 @@ export const CODE_DESCRIPTIONS: Record<FindingCode, { title: string; description
   UNSUPPORTED_SCHEMA: { title: 'Unsupported schema', description: 'A decision record of an assay.enforcement_decision schema version callpair does not know.' },
   INCONSISTENT_RECORD: { title: 'Inconsistent record', description: 'A decision record that contradicts itself or its closed vocabularies.' },
   DENIED_BUT_DELIVERED: { title: 'Denied but delivered', description: 'A call the policy denied reached the upstream: an enforcement bypass.' },
+  SPLIT_SCOPE: { title: 'Split scope', description: 'callpair merge: one scope is in more than one shard report, so calls that crossed the shard boundary could not be paired; shard inputs by scope.' },
   UNRECORDED_DELIVERY: { title: 'Unrecorded delivery', description: 'An upstream arrival that no allow decision covers.' },
   ORPHAN_REQUEST: { title: 'Orphan request', description: 'A request never closed by a terminal event before the end of its input.' },
   ORPHAN_RESPONSE: { title: 'Orphan response', description: 'A terminal event that no open request could take.' },

@@ -4,6 +4,7 @@
  * medium. Invalid ids never reach here (their data holds only reason, length and hash).
  */
 import type { Finding } from './findings.js';
+import { safeText } from '../formatters/safe.js';
 
 function ms(v: number | null): string {
   return v === null ? 'unknown age' : `${Math.round(v)} ms`;
@@ -47,6 +48,8 @@ export function findingMessage(f: Finding): string {
         : `decision record contradicts itself: ${f.data.problems.join('; ')}`;
     case 'DENIED_BUT_DELIVERED':
       return `denied call${f.data.tool ? ` to ${f.data.tool}` : ''} reached the upstream${f.data.reason ? ` (denied: ${f.data.reason})` : ''}`;
+    case 'SPLIT_SCOPE':
+      return `scope ${JSON.stringify(safeText(f.scope ?? '', 120))} is in ${f.data.reports} shard reports: calls that cross a shard boundary could not be paired (shard by scope)`;
     case 'UNRECORDED_DELIVERY':
       return `upstream arrival${f.data.tool ? ` of ${f.data.tool}` : ''} that no allow decision covers`;
   }

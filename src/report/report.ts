@@ -5,7 +5,7 @@
  */
 import type { Loc } from '../model.js';
 import type { ChannelState, Counters } from '../engine/engine.js';
-import type { LatencyStats } from '../engine/histogram.js';
+import type { LatencySketch, LatencyStats } from '../engine/histogram.js';
 import type { Finding, FindingCode } from './findings.js';
 import type { Gate } from './gate.js';
 import type { TimelineReport } from './timeline.js';
@@ -75,9 +75,48 @@ export interface ChannelReport extends CounterReport {
   scopes: ScopeReport[];
 }
 
+/**
+ * The options that shaped the report (docs/scale-out.md): `callpair merge` combines only reports
+ * whose `tool` and `run` are equal, and re-evaluates the gate with `run.gate`.
+ */
+export interface RunReport {
+  profile: string;
+  profileOptions: Record<string, unknown>;
+  /** The channels the profiles declare, in declaration order (the order of `channels`). */
+  channels: string[];
+  maxLineBytes: number;
+  validateAll: boolean;
+  maxFindings: number;
+  closedWindow: number;
+  maxOpenCalls: number;
+  maxScopes: number | null;
+  gate: {
+    failOn: string[];
+    maxCrossedRate: number | null;
+    maxOrphanRequests: number | null;
+    maxAmbiguous: number | null;
+    minIdCoverage: number | null;
+    noFail: boolean;
+  };
+}
+
+/** What a merge needs beyond the displayed numbers, per channel (aligned with `channels`). */
+export interface MergeDataReport {
+  channels: Array<{
+    channel: string;
+    requestsWithId: number;
+    terminalsWithId: number;
+    /** The channel's latency histogram (src/engine/histogram.ts), null without latencies. */
+    latency: LatencySketch | null;
+    /** Aligned with the channel's `latencyByGroup`. */
+    groups: LatencySketch[];
+  }>;
+}
+
 export interface Report {
   schema: typeof REPORT_SCHEMA;
   tool: { name: 'callpair'; version: string };
+  run: RunReport;
   inputs: InputLedgerReport[];
   totals: { lines: number; records: number; ignored: number; malformed: number; oversized: number; blank: number; duplicates: number };
   channels: ChannelReport[];
@@ -90,6 +129,7 @@ export interface Report {
   /** How many findings of each code were left out of `findings` (beyond --max-findings). */
   findingsOmitted: Partial<Record<FindingCode, number>>;
   gate: Gate;
+  mergeData: MergeDataReport;
   /** Per-call timeline and latency distributions, only when asked for (`timeline: true`; the html format). */
   timeline?: TimelineReport;
 }
@@ -138,6 +178,11 @@ const byName = (a: { scope: string }, b: { scope: string }) => (a.scope < b.scop
  * cover every scope.
  */
 export function channelReport(st: ChannelState, maxScopes?: number): ChannelReport {
+  return channelReportWithData(st, maxScopes).report;
+}
+
+/** A channel's report and its merge data (latency sketches aligned with `latencyByGroup`). */
+export function channelReportWithData(st: ChannelState, maxScopes?: number): { report: ChannelReport; data: MergeDataReport['channels'][number] } {
   let states = [...st.scopes.values()];
   let omitted = 0;
   if (maxScopes !== undefined && states.length > maxScopes) {
@@ -148,13 +193,21 @@ export function channelReport(st: ChannelState, maxScopes?: number): ChannelRepo
   const scopes: ScopeReport[] = states.map((s) => ({ scope: s.scope, ...counterReport(s.counters) }));
   // Deterministic: scopes in byte order of their name (first-seen order depends on file order).
   scopes.sort(byName);
-  const groups: LatencyGroupReport[] = [];
+  const withSketch: Array<{ r: LatencyGroupReport; sketch: LatencySketch }> = [];
   for (const g of st.groups.values()) {
     const s = g.hist.stats();
-    if (s) groups.push({ group: g.label[0], subgroup: g.label[1], ...s });
+    if (s) withSketch.push({ r: { group: g.label[0], subgroup: g.label[1], ...s }, sketch: g.hist.sketch()! });
   }
-  groups.sort((a, b) => b.count - a.count || cmp(a.group, b.group) || cmp(a.subgroup, b.subgroup));
-  return {
+  withSketch.sort((a, b) => compareGroups(a.r, b.r));
+  const groups = withSketch.map((g) => g.r);
+  const data = {
+    channel: st.spec.name,
+    requestsWithId: st.counters.requestsWithId,
+    terminalsWithId: st.counters.terminalsWithId,
+    latency: st.counters.latency.sketch(),
+    groups: withSketch.map((g) => g.sketch),
+  };
+  const report: ChannelReport = {
     channel: st.spec.name,
     ordered: st.spec.ordered,
     ...counterReport(st.counters),
@@ -163,6 +216,17 @@ export function channelReport(st: ChannelState, maxScopes?: number): ChannelRepo
     latencyByGroup: groups,
     scopes,
   };
+  return { report, data };
+}
+
+/** Latency groups: most calls first, then by name. */
+export function compareGroups(a: LatencyGroupReport, b: LatencyGroupReport): number {
+  return b.count - a.count || cmp(a.group, b.group) || cmp(a.subgroup, b.subgroup);
+}
+
+/** How much a scope (as reported) needs a look: the --max-scopes ranking. */
+export function scopeReportTrouble(s: CounterReport): number {
+  return s.crossed.fifo + s.orphanRequests + s.orphanResponses + s.pairs.byConfidence.ambiguous + s.duplicateIds + s.duplicateTerminals;
 }
 
 function cmp(a: string | null, b: string | null): number {

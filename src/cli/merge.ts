@@ -1,0 +1,46 @@
+/**
+ * `callpair merge REPORT.json… [-o FILE]`: the reduce step of a sharded run (docs/scale-out.md).
+ * Reads the reports one by one and folds them; writes the merged JSON report; exit code per gate.
+ */
+import type { CommandModule } from 'yargs';
+import { json } from '../formatters/json.js';
+import { Chalk } from 'chalk';
+import { MergeRefusal, ReportMerger } from '../merge/merge.js';
+import { InputUsageError } from '../input/sources.js';
+import { safeText } from '../formatters/safe.js';
+import { guarded } from './options.js';
+import { EXIT_GATE, writeFileText, writeStdout } from './io.js';
+import { readReportFile } from './report-file.js';
+
+interface MergeArgs {
+  reports?: string[];
+  output?: string;
+}
+
+export const mergeCommand: CommandModule = {
+  command: 'merge <reports..>',
+  describe: 'merge JSON reports of scope-disjoint shards into the report of one run',
+  builder: (y) =>
+    y
+      .positional('reports', { type: 'string', array: true, describe: 'callpair.report.v1 files (analyze -f json)' })
+      .option('output', { alias: 'o', type: 'string', describe: 'write the merged report to FILE instead of stdout' }),
+  handler: (args) => guarded(() => runMerge(args as unknown as MergeArgs)),
+};
+
+async function runMerge(a: MergeArgs): Promise<void> {
+  const files = (a.reports ?? []).map(String);
+  if (files.length === 0) throw new InputUsageError('no report given');
+  if (Array.isArray(a.output)) throw new InputUsageError('--output given more than once');
+  const m = new ReportMerger();
+  try {
+    for (const f of files) m.add(await readReportFile(f), safeText(f, 200));
+  } catch (e) {
+    if (e instanceof MergeRefusal) throw new InputUsageError(`merge: ${e.message}`);
+    throw e;
+  }
+  const merged = m.finish();
+  const text = json.render(merged, { chalk: new Chalk({ level: 0 }), cwd: process.cwd() });
+  if (a.output) await writeFileText(a.output, text);
+  else await writeStdout(text);
+  if (!merged.gate.passed && merged.gate.enforced) process.exitCode = EXIT_GATE;
+}

@@ -1,0 +1,158 @@
+/**
+ * `callpair merge` (docs/scale-out.md): shards split by scope merge into the bytes of one run, in
+ * any grouping and order; a split scope is a SPLIT_SCOPE finding; mismatched reports are refused.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { analyze, type AnalyzeOptions } from '../src/analyze.js';
+import { safeJson } from '../src/formatters/json.js';
+import { mergeReports, MergeRefusal } from '../src/merge/merge.js';
+import { ledgerViolations, type Report } from '../src/report/report.js';
+import { generateCapture, mulberry32 } from './generate.js';
+import { runCli, tmpDir } from './helpers.js';
+
+const NAMES = ['a.jsonl', 'a-b.jsonl', 'a/x.jsonl', 'a/y/z.jsonl', 'b.jsonl', 'B.jsonl', 'c/d.jsonl', 'e.jsonl', 'f.jsonl', 'g.jsonl'];
+
+/**
+ * A capture of `sessions` scopes written into up to NAMES.length files (a session's lines stay in
+ * one file, in order; a file may hold several sessions), with malformed and duplicated lines.
+ */
+export function writeShardedCapture(dir: string, seed: number, sessions: number, ids: boolean): string[] {
+  const rnd = mulberry32(seed);
+  const { lines } = generateCapture({ sessions, seed, ids, turns: [1, 6] });
+  const fileOf = new Map<string, string>();
+  const files = new Map<string, string[]>();
+  for (const line of lines) {
+    const sid = String((JSON.parse(line) as { session_id: string }).session_id);
+    let f = fileOf.get(sid);
+    if (!f) fileOf.set(sid, (f = NAMES[Math.floor(rnd() * NAMES.length)]!));
+    let list = files.get(f);
+    if (!list) files.set(f, (list = []));
+    list.push(line);
+    const r = rnd();
+    if (r < 0.01) list.push('{"event":"llm:response", broken');
+    else if (r < 0.02) list.push(line); // an exact duplicate line
+  }
+  const out: string[] = [];
+  for (const [name, list] of files) {
+    const p = path.join(dir, name);
+    mkdirSync(path.dirname(p), { recursive: true });
+    writeFileSync(p, `${list.join('\n')}\n`);
+    out.push(p);
+  }
+  return out.sort();
+}
+
+const roundTrip = (r: Report): Report => JSON.parse(safeJson(r)) as Report;
+
+/** Merges in a random tree: random order, random groups, merged reports merged again. */
+function mergeTree(reports: Report[], rnd: () => number): Report {
+  let level = [...reports];
+  while (level.length > 1) {
+    for (let i = level.length - 1; i > 0; i--) {
+      const j = Math.floor(rnd() * (i + 1));
+      [level[i], level[j]] = [level[j]!, level[i]!];
+    }
+    const next: Report[] = [];
+    for (let i = 0; i < level.length; ) {
+      const k = 1 + Math.floor(rnd() * Math.min(3, level.length - i));
+      next.push(roundTrip(mergeReports(level.slice(i, i + k))));
+      i += k;
+    }
+    level = next;
+  }
+  return roundTrip(mergeReports(level));
+}
+
+describe('merge: exact for scope-disjoint shards', () => {
+  it('random captures, random shards, random merge trees → the bytes of one run', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 1, max: 14 }),
+        fc.boolean(),
+        fc.option(fc.integer({ min: 0, max: 6 }), { nil: undefined }),
+        fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }),
+        async (seed, sessions, ids, maxFindings, maxScopes) => {
+          const dir = tmpDir();
+          const files = writeShardedCapture(dir, seed, sessions, ids);
+          const opts: Partial<AnalyzeOptions> = { ...(maxFindings !== undefined ? { maxFindings } : {}), ...(maxScopes !== undefined ? { maxScopes } : {}) };
+          const whole = await analyze({ inputs: [dir], ...opts });
+          expect(ledgerViolations(whole)).toEqual([]);
+          const rnd = mulberry32(seed ^ 0x5eed);
+          // Shards: files dealt at random into 1..files shards (scope-disjoint: a session is in one file).
+          const nShards = 1 + Math.floor(rnd() * files.length);
+          const shards: string[][] = Array.from({ length: nShards }, () => []);
+          for (const f of files) shards[Math.floor(rnd() * nShards)]!.push(f);
+          const reports: Report[] = [];
+          for (const s of shards) if (s.length > 0) reports.push(roundTrip(await analyze({ inputs: s, ...opts })));
+          const merged = mergeTree(reports, rnd);
+          expect(safeJson(merged, 2)).toBe(safeJson(whole, 2));
+        },
+      ),
+      { numRuns: Number(process.env.MERGE_RUNS ?? 25), seed: Number(process.env.MERGE_SEED ?? 14) },
+    );
+  }, 120_000);
+});
+
+describe('merge: split scopes and refusals', () => {
+  it('a scope in two shards is a SPLIT_SCOPE finding naming it (safe-printed); the default gate fails', async () => {
+    const dir = tmpDir();
+    const scope = 'sess-\u001b[31mred\u202e';
+    const req = (id: string, t: number) => JSON.stringify({ event: 'llm:request', session_id: scope, request_id: id, ts: new Date(1e12 + t).toISOString(), data: { provider: 'p', model: 'm' } });
+    const res = (id: string, t: number) => JSON.stringify({ event: 'llm:response', session_id: scope, request_id: id, status: 'ok', ts: new Date(1e12 + t).toISOString(), data: { provider: 'p', model: 'm' } });
+    writeFileSync(path.join(dir, 'one.jsonl'), `${req('r1', 0)}\n${res('r1', 10)}\n`);
+    writeFileSync(path.join(dir, 'two.jsonl'), `${req('r2', 20)}\n${res('r2', 35)}\n`);
+    const a = path.join(dir, 'a.json');
+    const b = path.join(dir, 'b.json');
+    const out = path.join(dir, 'merged.json');
+    expect((await runCli(['analyze', '-f', 'json', '-o', a, path.join(dir, 'one.jsonl')])).code).toBe(0);
+    expect((await runCli(['analyze', '-f', 'json', '-o', b, path.join(dir, 'two.jsonl')])).code).toBe(0);
+    const r = await runCli(['merge', a, b, '-o', out]);
+    expect(r.code).toBe(1);
+    const merged = JSON.parse(readFileSync(out, 'utf8')) as Report;
+    const split = merged.findings.filter((f) => f.code === 'SPLIT_SCOPE');
+    expect(split).toHaveLength(1);
+    expect(split[0]!.scope).toBe(scope);
+    expect(split[0]!.message).toContain('"sess-red"');
+    expect(split[0]!.message).not.toMatch(/[\u001b\u202e]/);
+    expect(merged.channels[0]!.scopeCount).toBe(1);
+    expect(merged.channels[0]!.pairs.total).toBe(2);
+    expect(ledgerViolations(merged)).toEqual([]);
+    const md = await runCli(['render', out, '-f', 'markdown']);
+    expect(md.stdout).toContain('SPLIT_SCOPE');
+    expect(md.code).toBe(1);
+    // --no-fail on render: the gate is shown, the exit code is 0.
+    expect((await runCli(['render', out, '-f', 'json', '--no-fail'])).code).toBe(0);
+  });
+
+  it('refuses reports of different options, versions or shapes with one line, exit 2', async () => {
+    const dir = tmpDir();
+    const files = writeShardedCapture(dir, 7, 4, true);
+    const a = path.join(dir, 'a.json');
+    const b = path.join(dir, 'b.json');
+    await runCli(['analyze', '-f', 'json', '-o', a, files[0]!]);
+    await runCli(['analyze', '-f', 'json', '-o', b, '--max-findings', '3', ...files.slice(1)]);
+    const r = await runCli(['merge', a, b]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/different maxFindings options/);
+    const old = JSON.parse(readFileSync(a, 'utf8')) as Report;
+    const v = path.join(dir, 'v.json');
+    writeFileSync(v, JSON.stringify({ ...old, tool: { ...old.tool, version: '0.0.1' } }));
+    const r2 = await runCli(['merge', a, v]);
+    expect(r2.code).toBe(2);
+    expect(r2.stderr).toMatch(/different versions/);
+    const p = path.join(dir, 'p.json');
+    writeFileSync(p, JSON.stringify({ ...old, run: { ...old.run, profile: 'amplifier' } }));
+    expect((await runCli(['merge', a, p])).stderr).toMatch(/different profiles/);
+    const junk = path.join(dir, 'junk.json');
+    writeFileSync(junk, '{"schema":"nope"}');
+    const r3 = await runCli(['merge', a, junk]);
+    expect(r3.code).toBe(2);
+    expect(r3.stderr.trim().split('\n')).toHaveLength(1);
+    expect(() => mergeReports([])).toThrow(MergeRefusal);
+  });
+});

@@ -19,6 +19,7 @@ import { EXIT_GATE, writeFileText, writeStdout } from './io.js';
 interface AnalyzeArgs extends InputArgs, GateArgs, ReportOutputArgs {
   format: string;
   output?: string;
+  timeline: boolean;
 }
 
 export const analyzeCommand: CommandModule = {
@@ -29,7 +30,8 @@ export const analyzeCommand: CommandModule = {
       gateOptions(
         inputOptions(y)
           .option('format', { alias: 'f', type: 'string', default: 'table', choices: FORMAT_NAMES, describe: 'output format' })
-          .option('output', { alias: 'o', type: 'string', describe: 'write the main report to FILE instead of stdout' }),
+          .option('output', { alias: 'o', type: 'string', describe: 'write the main report to FILE instead of stdout' })
+          .option('timeline', { type: 'boolean', default: false, describe: 'keep the per-call timeline in the report (what html draws; for callpair render)' }),
       ),
     ),
   handler: (args) => guarded(() => runAnalyze(args as unknown as AnalyzeArgs)),
@@ -42,7 +44,7 @@ async function runAnalyze(a: AnalyzeArgs): Promise<void> {
   if (Array.isArray(a.output)) throw new InputUsageError('--output given more than once');
   const targets = reportTargetsFrom(a);
   if (a.output && targets.some((t) => path.resolve(t.file) === path.resolve(a.output!))) throw new InputUsageError(`--output ${a.output} is also a --report file`);
-  if (needsTimeline([a.format, ...targets.map((t) => t.format)])) opts.timeline = true;
+  if (a.timeline || needsTimeline([a.format, ...targets.map((t) => t.format)])) opts.timeline = true;
   const progress = makeProgress(process.stderr, process.env);
   const report = await analyze({ ...opts, onProgress: (p) => progress.update(p) }).finally(() => progress.done());
   const cwd = process.cwd();

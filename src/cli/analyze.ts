@@ -15,8 +15,9 @@ import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './opt
 import { gateOptions, gateOptionsFrom, type GateArgs } from './gate-options.js';
 import { reportOutputOptions, reportTargetsFrom, writeReports, writeStepSummary, type ReportOutputArgs } from './report-outputs.js';
 import { EXIT_GATE, writeFileText, writeStdout } from './io.js';
+import { applyBaseline, baselineOptions, loadBaseline, type BaselineArgs } from './baseline.js';
 
-interface AnalyzeArgs extends InputArgs, GateArgs, ReportOutputArgs {
+interface AnalyzeArgs extends InputArgs, GateArgs, ReportOutputArgs, BaselineArgs {
   format: string;
   output?: string;
   timeline: boolean;
@@ -28,7 +29,7 @@ export const analyzeCommand: CommandModule = {
   builder: (y) =>
     reportOutputOptions(
       gateOptions(
-        inputOptions(y)
+        baselineOptions(inputOptions(y))
           .option('format', { alias: 'f', type: 'string', default: 'table', choices: FORMAT_NAMES, describe: 'output format' })
           .option('output', { alias: 'o', type: 'string', describe: 'write the main report to FILE instead of stdout' })
           .option('timeline', { type: 'boolean', default: false, describe: 'keep the per-call timeline in the report (what html draws; for callpair render)' }),
@@ -45,8 +46,10 @@ async function runAnalyze(a: AnalyzeArgs): Promise<void> {
   const targets = reportTargetsFrom(a);
   if (a.output && targets.some((t) => path.resolve(t.file) === path.resolve(a.output!))) throw new InputUsageError(`--output ${a.output} is also a --report file`);
   if (a.timeline || needsTimeline([a.format, ...targets.map((t) => t.format)])) opts.timeline = true;
+  const base = await loadBaseline(a);
   const progress = makeProgress(process.stderr, process.env);
-  const report = await analyze({ ...opts, onProgress: (p) => progress.update(p) }).finally(() => progress.done());
+  const analyzed = await analyze({ ...opts, onProgress: (p) => progress.update(p) }).finally(() => progress.done());
+  const report = applyBaseline(analyzed, base, a, opts.gate);
   const cwd = process.cwd();
   const toTTY = !a.output && process.stdout.isTTY === true;
   const chalk = makeChalk({ color: a.color, env: process.env, isTTY: toTTY });

@@ -7,6 +7,7 @@ import { compareCommand } from './compare.js';
 import { pairsCommand } from './pairs.js';
 import { mergeCommand } from './merge.js';
 import { renderCommand } from './render.js';
+import { diffCommand } from './diff.js';
 import { diag, EXIT_USAGE } from './io.js';
 import { VERSION } from '../version.js';
 
@@ -21,6 +22,7 @@ export function buildCli(argv: string[]) {
     .command(pairsCommand)
     .command(mergeCommand)
     .command(renderCommand)
+    .command(diffCommand)
     .demandCommand(1, 'name a command')
     .fail((msg, err) => {
       if (err) throw err;

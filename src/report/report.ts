@@ -9,6 +9,7 @@ import type { LatencySketch, LatencyStats } from '../engine/histogram.js';
 import type { Finding, FindingCode } from './findings.js';
 import type { Gate } from './gate.js';
 import type { TimelineReport } from './timeline.js';
+import type { ReportBaseline } from '../merge/diff.js';
 
 export const REPORT_SCHEMA = 'callpair.report.v1';
 
@@ -130,6 +131,8 @@ export interface Report {
   findingsOmitted: Partial<Record<FindingCode, number>>;
   gate: Gate;
   mergeData: MergeDataReport;
+  /** `analyze --baseline BASE.json`: new, fixed and unchanged findings, and deltas (src/merge/diff.ts). */
+  baseline?: ReportBaseline;
   /** Per-call timeline and latency distributions, only when asked for (`timeline: true`; the html format). */
   timeline?: TimelineReport;
 }

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { analyze, type AnalyzeOptions } from '../src/analyze.js';
 import { safeJson } from '../src/formatters/json.js';
 import { mergeReports, MergeRefusal } from '../src/merge/merge.js';
+import { jsonChunks } from '../src/merge/json-stream.js';
 import { ledgerViolations, type Report } from '../src/report/report.js';
 import { generateCapture, mulberry32 } from './generate.js';
 import { runCli, tmpDir } from './helpers.js';
@@ -90,6 +91,8 @@ describe('merge: exact for scope-disjoint shards', () => {
           for (const s of shards) if (s.length > 0) reports.push(roundTrip(await analyze({ inputs: s, ...opts })));
           const merged = mergeTree(reports, rnd);
           expect(safeJson(merged, 2)).toBe(safeJson(whole, 2));
+          // What `callpair merge` writes: the same bytes, in pieces.
+          expect([...jsonChunks(merged)].join('')).toBe(safeJson(whole, 2));
         },
       ),
       { numRuns: Number(process.env.MERGE_RUNS ?? 25), seed: Number(process.env.MERGE_SEED ?? 14) },

@@ -3,13 +3,14 @@
  * Reads the reports one by one and folds them; writes the merged JSON report; exit code per gate.
  */
 import type { CommandModule } from 'yargs';
-import { json } from '../formatters/json.js';
-import { Chalk } from 'chalk';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { writeJsonStream } from '../merge/json-stream.js';
 import { MergeRefusal, ReportMerger } from '../merge/merge.js';
 import { InputUsageError } from '../input/sources.js';
 import { safeText } from '../formatters/safe.js';
 import { guarded } from './options.js';
-import { EXIT_GATE, writeFileText, writeStdout } from './io.js';
+import { EXIT_GATE } from './io.js';
 import { readReportFile } from './report-file.js';
 
 interface MergeArgs {
@@ -39,8 +40,13 @@ async function runMerge(a: MergeArgs): Promise<void> {
     throw e;
   }
   const merged = m.finish();
-  const text = json.render(merged, { chalk: new Chalk({ level: 0 }), cwd: process.cwd() });
-  if (a.output) await writeFileText(a.output, text);
-  else await writeStdout(text);
+  // Written in pieces (same bytes as -f json): the text of a merged report is never held whole.
+  if (a.output) {
+    const ws = createWriteStream(a.output);
+    const done = once(ws, 'finish');
+    await writeJsonStream(merged, ws);
+    ws.end();
+    await done;
+  } else await writeJsonStream(merged, process.stdout);
   if (!merged.gate.passed && merged.gate.enforced) process.exitCode = EXIT_GATE;
 }

@@ -27,11 +27,13 @@ export class LatencyHistogram {
     this.add(ms);
     this.count++;
     this.sum += ms;
-    if (ms < this.min) {
+    // Ties go to the earlier location (path order, then line), not the first one read: the same
+    // whichever order the files are read in, so shard reports merge exactly (docs/scale-out.md).
+    if (ms < this.min || (ms === this.min && earlier(at, this.minAt))) {
       this.min = ms;
       this.minAt = at;
     }
-    if (ms > this.max) {
+    if (ms > this.max || (ms === this.max && earlier(at, this.maxAt))) {
       this.max = ms;
       this.maxAt = at;
     }
@@ -72,11 +74,11 @@ export class LatencyHistogram {
     }
     this.count += other.count;
     this.sum += other.sum;
-    if (other.min < this.min) {
+    if (other.min < this.min || (other.min === this.min && earlier(other.minAt, this.minAt))) {
       this.min = other.min;
       this.minAt = other.minAt;
     }
-    if (other.max > this.max) {
+    if (other.max > this.max || (other.max === this.max && earlier(other.maxAt, this.maxAt))) {
       this.max = other.max;
       this.maxAt = other.maxAt;
     }
@@ -200,6 +202,18 @@ function bucketLow(idx: number): number {
   const e = Math.floor((idx - 2 * SUB) / SUB) + 1;
   const m = ((idx - 2 * SUB) % SUB) + SUB;
   return m * 2 ** e;
+}
+
+/** Is location a before b (path in walk order, then line)? A known location is before an unknown one. */
+function earlier(a: Loc | null, b: Loc | null): boolean {
+  if (a === null) return false;
+  if (b === null) return true;
+  if (a.path !== b.path) {
+    const x = a.path.replaceAll('/', '\u0000');
+    const y = b.path.replaceAll('/', '\u0000');
+    return x < y;
+  }
+  return a.line < b.line;
 }
 
 export function round3(x: number): number {

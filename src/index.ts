@@ -17,3 +17,8 @@ export { findingMessage } from './report/messages.js';
 export { VERSION } from './version.js';
 export type { AssaySummary } from './report/assay.js';
 export * from './compare/index.js';
+export { ReportMerger, mergeReports, MergeRefusal } from './merge/merge.js';
+export { compareReports, withBaseline, stableKey } from './merge/diff.js';
+export type { BaselineReport, ReportBaseline, BaselineState, Delta } from './merge/diff.js';
+export type { RunReport, MergeDataReport } from './report/report.js';
+export type { LatencySketch } from './engine/histogram.js';

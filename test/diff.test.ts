@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tmpDir, writeCapture } from './helpers.js';
 import type { Report } from '../src/report/report.js';
+import { sarifValidator } from './sarif-validator.js';
 
 const T0 = Date.parse('2026-10-01T08:00:00Z');
 const rec = (event: string, session: string, id: string, t: number, caller: string, model: string) => ({
@@ -88,7 +89,10 @@ describe('diff and --baseline', () => {
 
   it('SARIF carries baselineState; Markdown shows the delta', async () => {
     const s = await runCli(['analyze', headCap, '-f', 'sarif', '--baseline', baseJson]);
-    const results = JSON.parse(s.stdout).runs[0].results as Array<{ ruleId: string; baselineState: string; message: { text: string } }>;
+    const doc = JSON.parse(s.stdout);
+    const validate = sarifValidator();
+    expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+    const results = doc.runs[0].results as Array<{ ruleId: string; baselineState: string; message: { text: string } }>;
     expect(results.map((r) => [r.ruleId, r.baselineState])).toEqual([
       ['callpair/ORPHAN_REQUEST', 'new'],
       ['callpair/ORPHAN_REQUEST', 'unchanged'],

@@ -3,7 +3,7 @@
  * 200 MB. The merged report is written in pieces (src/merge/json-stream.ts).
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, tmpDir } from './helpers.js';
@@ -23,6 +23,14 @@ process.argv = [process.argv[0], ${JSON.stringify(BIN)}, ...process.argv.slice(1
 await import(${JSON.stringify(BIN)});`;
     const out = path.join(dir, 'merged.json');
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', wrapper, 'merge', ...files, '-o', out], { cwd: dir, encoding: 'utf8' });
+    // A directory argument reads its *.json reports (here the same shards: the same bytes).
+    const viaDir = path.join(dir, 'via-dir');
+    const shardDir = path.join(dir, 'shards');
+    mkdirSync(shardDir);
+    for (const f of files.slice(0, 50)) renameSync(path.join(dir, f), path.join(shardDir, f));
+    const a = spawnSync(process.execPath, [BIN, 'merge', 'shards', ...files.slice(50), '-o', viaDir], { cwd: dir, encoding: 'utf8' });
+    expect(a.status, a.stderr).toBe(0);
+    expect(readFileSync(viaDir, 'utf8')).toBe(readFileSync(out, 'utf8'));
     expect(r.status, r.stderr).toBe(0);
     const kb = Number(/MAXRSS_KB (\d+)/.exec(r.stderr)?.[1]);
     expect(kb).toBeGreaterThan(0);

@@ -11,7 +11,7 @@ import { InputUsageError } from '../input/sources.js';
 import { safeText } from '../formatters/safe.js';
 import { guarded } from './options.js';
 import { EXIT_GATE } from './io.js';
-import { readReportFile } from './report-file.js';
+import { readReportFile, reportFilesFrom } from './report-file.js';
 
 interface MergeArgs {
   reports?: string[];
@@ -23,14 +23,14 @@ export const mergeCommand: CommandModule = {
   describe: 'merge JSON reports of scope-disjoint shards into the report of one run',
   builder: (y) =>
     y
-      .positional('reports', { type: 'string', array: true, describe: 'callpair.report.v1 files (analyze -f json)' })
+      .positional('reports', { type: 'string', array: true, describe: 'callpair.report.v1 files (analyze -f json), or directories of them' })
       .option('output', { alias: 'o', type: 'string', describe: 'write the merged report to FILE instead of stdout' }),
   handler: (args) => guarded(() => runMerge(args as unknown as MergeArgs)),
 };
 
 async function runMerge(a: MergeArgs): Promise<void> {
-  const files = (a.reports ?? []).map(String);
-  if (files.length === 0) throw new InputUsageError('no report given');
+  const files = await reportFilesFrom((a.reports ?? []).map(String));
+  if (files.length === 0) throw new InputUsageError('no report given (files, or a directory of *.json reports)');
   if (Array.isArray(a.output)) throw new InputUsageError('--output given more than once');
   const m = new ReportMerger();
   try {

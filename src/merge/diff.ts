@@ -38,14 +38,18 @@ export interface BaselineReport {
   };
 }
 
-/** Data fields that move between runs of the same problem (ages, offsets, locations) are no part of the key. */
-const VOLATILE = new Set(['ageMs', 'byteOffset', 'deny', 'bytes']);
+/** Data fields that move between runs of the same problem (ages, offsets, sizes, candidate counts). */
+const VOLATILE = new Set(['ageMs', 'byteOffset', 'deny', 'bytes', 'candidates', 'shadowCaller']);
 
+/**
+ * What identifies a finding across runs: its code, channel, scope and the data that names the
+ * call (ids, callers, tools, reasons); for line-level problems the file, never the line.
+ */
 export function stableKey(f: Finding): string {
   const data: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(f.data as unknown as Record<string, unknown>)) if (!VOLATILE.has(k)) data[k] = v;
-  // Line-level problems are keyed by their file, not their line.
-  const file = f.code === 'MALFORMED_LINE' || f.code === 'OVERSIZED_LINE' || f.code === 'INVALID_ID' ? (f.locations[0]?.path ?? null) : null;
+  const file = f.code === 'MALFORMED_LINE' || f.code === 'OVERSIZED_LINE' || f.code === 'INVALID_ID' || f.code === 'INPUT_ERROR' ? (f.locations[0]?.path ?? null) : null;
+  if (f.code === 'OVERSIZED_LINE') delete data.limit;
   return JSON.stringify([f.code, f.channel, f.scope, data, file]);
 }
 

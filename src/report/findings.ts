@@ -153,17 +153,24 @@ export function firstFindings(list: Finding[], max: number): Finding[] {
 export class FindingCollector {
   readonly counts = new Map<FindingCode, number>();
   private readonly kept = new Map<FindingCode, Finding[]>();
+  /** Per code, once trimmed: the last kept finding; anything after it in the order can never be kept. */
+  private readonly bound = new Map<FindingCode, Finding>();
   constructor(private readonly max: number) {}
 
   add(f: Finding): void {
     const n = (this.counts.get(f.code) ?? 0) + 1;
     this.counts.set(f.code, n);
     if (this.max === 0) return;
+    const b = this.bound.get(f.code);
+    if (b !== undefined && compareFindings(f, b) >= 0) return;
     let list = this.kept.get(f.code);
     if (!list) this.kept.set(f.code, (list = []));
     list.push(f);
     // Findings mostly arrive in order; trimming at twice the cap keeps memory bounded.
-    if (list.length >= 2 * this.max + 64) firstFindings(list, this.max);
+    if (list.length >= 2 * this.max + 64) {
+      firstFindings(list, this.max);
+      this.bound.set(f.code, list[this.max - 1]!);
+    }
   }
 
   count(code: FindingCode): number {

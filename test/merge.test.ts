@@ -71,6 +71,33 @@ describe('merge: exact for scope-disjoint shards', () => {
 });
 
 describe('merge: split scopes and refusals', () => {
+  it('with split scopes too, any grouping and order gives the same bytes', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 1_000_000 }), async (seed) => {
+        const dir = tmpDir();
+        const files = writeShardedCapture(dir, seed, 8, true);
+        const rnd = mulberry32(seed);
+        // Some files go to two shards: their scopes are split.
+        const shards: string[][] = [[], [], []];
+        for (const f of files) {
+          const a = Math.floor(rnd() * 3);
+          shards[a]!.push(f);
+          if (rnd() < 0.4) shards[(a + 1) % 3]!.push(f);
+        }
+        const reports: Report[] = [];
+        for (const s of shards) if (s.length > 0) reports.push(roundTrip(await analyze({ inputs: s, maxFindings: 4 })));
+        const one = safeJson(mergeTree(reports, mulberry32(seed + 1)), 2);
+        const two = safeJson(mergeTree(reports, mulberry32(seed + 2)), 2);
+        expect(two).toBe(one);
+        const merged = JSON.parse(one) as Report;
+        expect(ledgerViolations(merged)).toEqual([]);
+        const splitFiles = files.filter((f) => shards.filter((s) => s.includes(f)).length > 1);
+        if (splitFiles.length > 0) expect(merged.findingCounts.SPLIT_SCOPE ?? 0).toBeGreaterThan(0);
+      }),
+      { numRuns: 15, seed: 140 },
+    );
+  }, 120_000);
+
   it('a scope in two shards is a SPLIT_SCOPE finding naming it (safe-printed); the default gate fails', async () => {
     const dir = tmpDir();
     const scope = 'sess-\u001b[31mred\u202e';

@@ -81,6 +81,10 @@ describe('diff and --baseline', () => {
     const failed = rep.gate.checks.filter((c) => !c.passed);
     expect(failed.map((c) => [c.name, c.actual])).toEqual([['fail-on:warning', 1]]);
     expect(rep.baseline!.newCounts).toEqual({ ORPHAN_REQUEST: 1 });
+    // render of the saved head report gates the same way, and equals analyze.
+    const rh = await runCli(['render', headJson, '-f', 'json', '--baseline', baseJson, '--fail-on-new', ...gate]);
+    expect(rh.code).toBe(1);
+    expect(rh.stdout).toBe(h.stdout);
     // diff gates the same way.
     expect((await runCli(['diff', baseJson, headJson, '--fail-on-new', ...gate])).code).toBe(1);
     expect((await runCli(['diff', headJson, headJson, '--fail-on-new', ...gate])).code).toBe(0);

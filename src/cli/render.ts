@@ -6,7 +6,8 @@
 import path from 'node:path';
 import type { CommandModule } from 'yargs';
 import { Chalk } from 'chalk';
-import { gateRun } from '../analyze.js';
+import { gateOptionsOf, gateRun } from '../analyze.js';
+import { applyBaseline, baselineOptions, loadBaseline, type BaselineArgs } from './baseline.js';
 import { FORMAT_NAMES, getFormatter, isFormatName, type FormatName } from '../formatters/index.js';
 import { InputUsageError } from '../input/sources.js';
 import { evaluateGate } from '../report/gate.js';
@@ -18,7 +19,7 @@ import { reportOutputOptions, reportTargetsFrom, writeReports, writeStepSummary,
 import { EXIT_GATE, writeFileText, writeStdout } from './io.js';
 import { readReportFile } from './report-file.js';
 
-interface RenderArgs extends GateArgs, ReportOutputArgs {
+interface RenderArgs extends GateArgs, ReportOutputArgs, BaselineArgs {
   report_file: string;
   format: string;
   output?: string;
@@ -31,7 +32,7 @@ export const renderCommand: CommandModule = {
   builder: (y) =>
     reportOutputOptions(
       gateOptions(
-        y
+        baselineOptions(y)
           .positional('report_file', { type: 'string', describe: 'a callpair.report.v1 file' })
           .option('format', { alias: 'f', type: 'string', default: 'table', choices: FORMAT_NAMES, describe: 'output format' })
           .option('output', { alias: 'o', type: 'string', describe: 'write the main report to FILE instead of stdout' })
@@ -58,7 +59,9 @@ async function runRender(a: RenderArgs): Promise<void> {
   if (Array.isArray(a.output)) throw new InputUsageError('--output given more than once');
   const targets = reportTargetsFrom(a);
   if (a.output && targets.some((t) => path.resolve(t.file) === path.resolve(a.output!))) throw new InputUsageError(`--output ${a.output} is also a --report file`);
-  const report = regate(await readReportFile(String(a.report_file)), a);
+  const base = await loadBaseline(a);
+  const saved = regate(await readReportFile(String(a.report_file)), a);
+  const report = applyBaseline(saved, base, a, gateGiven(a) ? gateOptionsFrom(a) : saved.run ? gateOptionsOf(saved.run.gate) : {});
   const cwd = process.cwd();
   const toTTY = !a.output && process.stdout.isTTY === true;
   const chalk = makeChalk({ color: a.color, env: process.env, isTTY: toTTY });

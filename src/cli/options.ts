@@ -11,7 +11,7 @@ import { diag, EXIT_USAGE } from './io.js';
 
 /**
  * `--jobs` default: 1. Measured on the 2-core machine this project runs on, worker threads make a
- * run slower (1.56 s vs 1.37 s on 300 MB, README "Speed and memory") and hold more memory, so they
+ * run slower (1.56 s vs 1.37 s on 300 MB, docs/performance.md) and hold more memory, so they
  * are opt-in (`--jobs N`, at most the cores) until a machine shows a gain.
  */
 export const DEFAULT_JOBS = 1;
@@ -22,7 +22,7 @@ export const MAX_USEFUL_JOBS = Math.max(1, Math.min(availableParallelism(), 4));
 export function inputOptions<T>(y: Argv<T>) {
   return y
     .positional('inputs', { type: 'string', array: true, describe: 'files, directories, globs, or - for stdin' })
-    .option('profile', { type: 'string', default: 'auto', describe: `record family: ${profileNames().join(', ')}, or a custom profile file (*.json)` })
+    .option('profile', { type: 'string', default: 'auto', describe: `record family: ${profileNames().join(', ')}, or a custom profile file (*.json); several joined by ',' (channel names must differ)` })
     .option('max-line-bytes', { type: 'number', default: DEFAULT_MAX_LINE_BYTES, describe: 'longer lines are oversized and skipped' })
     .option('validate-all', { type: 'boolean', default: false, describe: 'parse every line, so malformed lines anywhere are found' })
     .option('max-findings', { type: 'number', default: DEFAULT_MAX_FINDINGS, describe: 'findings listed per code (all are counted)' })

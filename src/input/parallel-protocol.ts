@@ -1,8 +1,10 @@
 /** Messages between the parallel reader (parallel.ts) and its workers (worker.ts). */
 
+import type { KeepSpec } from '../profiles/keep.js';
+
 export interface WorkerInit {
-  profile: string;
-  profileOptions: Record<string, unknown>;
+  /** What the profiles read (plain data): the worker prunes values with it, building no profile. */
+  keep: KeepSpec | null;
   needles: string[];
   validateAll: boolean;
 }

@@ -3,8 +3,7 @@
  * batch.ts) and sends back, in line order, what the main thread then feeds to the profiles.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { resolveProfiles } from '../profiles/index.js';
-import { combinedKeep } from '../profiles/keep.js';
+import { keepFunction } from '../profiles/keep.js';
 import { BatchEvaluator } from './batch.js';
 import type { BatchIn, WorkerInit } from './parallel-protocol.js';
 
@@ -12,7 +11,7 @@ const init = workerData as WorkerInit;
 const evaluator = new BatchEvaluator(
   init.needles.map((n) => Buffer.from(n, 'latin1')),
   init.validateAll,
-  combinedKeep(resolveProfiles(init.profile, init.profileOptions)),
+  keepFunction(init.keep),
 );
 
 parentPort!.on('message', (m: BatchIn) => {

@@ -34,6 +34,8 @@ export class MergeRefusal extends Error {
 
 interface ChannelAcc {
   ordered: boolean;
+  meaning: ChannelReport['meaning'];
+  failed: number;
   counters: Counters;
   latency: LatencySketch | null;
   groups: Map<string, { group: string | null; subgroup: string | null; sketch: LatencySketch }>;
@@ -107,10 +109,11 @@ export class ReportMerger {
     if (!data) throw new MergeRefusal(`${label}: channel ${JSON.stringify(ch.channel)} has no merge data`);
     let acc = this.channels.get(ch.channel);
     if (!acc) {
-      acc = { ordered: ch.ordered, counters: newCounters(), latency: null, groups: new Map(), scopeCount: 0, scopes: new Map() };
+      acc = { ordered: ch.ordered, meaning: ch.meaning, failed: 0, counters: newCounters(), latency: null, groups: new Map(), scopeCount: 0, scopes: new Map() };
       this.channels.set(ch.channel, acc);
     }
     addCounts(acc.counters, ch, data.requestsWithId, data.terminalsWithId);
+    acc.failed += ch.failed;
     acc.latency = mergeSketches(acc.latency, data.latency);
     ch.latencyByGroup.forEach((g, i) => {
       const key = `${g.group ?? ''}\u0000${g.subgroup ?? ''}`; // the engine's group key
@@ -165,7 +168,9 @@ export class ReportMerger {
       channels.push({
         channel: name,
         ordered: acc.ordered,
+        meaning: acc.meaning,
         ...counterReport(acc.counters),
+        failed: acc.failed,
         scopeCount: acc.scopeCount,
         ...(omitted > 0 ? { scopesOmitted: omitted } : {}),
         latencyByGroup: groups.map((g) => g.r),

@@ -149,7 +149,7 @@ export function renderMarkdown(report: Report): string {
       '',
     );
     const total = codes.reduce((n, c) => n + (report.findingCounts[c] ?? 0), 0);
-    // report.findings is ordered worst first (severity, then code order, then input order).
+    // report.findings is ordered worst first (severity, then code order, then location: path in walk order, line).
     const rows = report.findings.slice(0, MAX_FINDING_ROWS);
     out.push('#### Worst findings', '');
     out.push(...table(['severity', 'code', 'channel', 'where', 'what'], rows.map(findingRow), total, 'more (see the JSON or SARIF report)'), '');

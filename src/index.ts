@@ -21,4 +21,4 @@ export { ReportMerger, mergeReports, MergeRefusal } from './merge/merge.js';
 export { compareReports, withBaseline, stableKey } from './merge/diff.js';
 export type { BaselineReport, ReportBaseline, BaselineState, Delta } from './merge/diff.js';
 export type { RunReport, MergeDataReport } from './report/report.js';
-export type { LatencySketch } from './engine/histogram.js';
+export type { LatencySketch } from './stats/histogram.js';

@@ -6,8 +6,9 @@
  * bytes. Reports are folded one at a time; memory holds the merged report, not the shards.
  */
 import { gateOptionsOf } from '../analyze.js';
-import { newCounters, type Counters } from '../engine/engine.js';
-import { LatencyHistogram, type LatencySketch } from '../engine/histogram.js';
+import type { CountersSnapshot as Counters } from '../model/snapshot.js';
+import { counterTrouble, worstFirst } from '../report/worst-scopes.js';
+import type { LatencySketch } from '../stats/histogram.js';
 import { ALL_CODES, comparePaths, finding, firstFindings, FINDING_CODES, isFindingCode, SEVERITY_RANK, type Finding, type FindingCode } from '../report/findings.js';
 import { evaluateGate } from '../report/gate.js';
 import { findingMessage } from '../report/messages.js';
@@ -15,7 +16,6 @@ import {
   compareGroups,
   counterReport,
   REPORT_SCHEMA,
-  scopeReportTrouble,
   type ChannelReport,
   type CounterReport,
   type InputLedgerReport,
@@ -24,7 +24,7 @@ import {
   type Report,
   type ScopeReport,
 } from '../report/report.js';
-import type { LatencyStats } from '../engine/histogram.js';
+import type { LatencyStats } from '../stats/histogram.js';
 import { compareLocs, mergeSketches, sketchStats } from './sketch.js';
 
 /** A report that cannot be merged with the others (one line; the CLI exits 2). */
@@ -148,7 +148,7 @@ export class ReportMerger {
     const mergeData: MergeDataReport = { channels: [] };
     for (const name of names) {
       const acc = this.channels.get(name)!;
-      acc.counters.latency = acc.latency ? LatencyHistogram.fromSketch(acc.latency) : new LatencyHistogram();
+      acc.counters.latency = sketchStats(acc.latency);
       let listed = [...acc.scopes.values()];
       for (const s of listed) {
         const k = `${name}\u0000${s.report.scope}`;
@@ -158,9 +158,9 @@ export class ReportMerger {
       }
       let omitted = 0;
       if (run.maxScopes !== null && acc.scopeCount > run.maxScopes) {
-        listed.sort((a, b) => scopeReportTrouble(b.report) - scopeReportTrouble(a.report) || byName(a.report, b.report));
+        // The single run's ranking (src/report/worst-scopes.ts): the top N of all shards is among their tops.
         omitted = acc.scopeCount - run.maxScopes;
-        listed = listed.slice(0, run.maxScopes);
+        listed = worstFirst(listed, (x) => counterTrouble(x.report), (x) => [x.report.scope]).slice(0, run.maxScopes);
       }
       const scopes = listed.map((s) => s.report).sort(byName);
       const groups = [...acc.groups.values()].map((g) => ({ r: { group: g.group, subgroup: g.subgroup, ...sketchStats(g.sketch)! } as LatencyGroupReport, sketch: g.sketch }));
@@ -252,6 +252,32 @@ function cmpJson(a: unknown, b: unknown): number {
   const x = JSON.stringify(a);
   const y = JSON.stringify(b);
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function newCounters(): Counters {
+  return {
+    requests: 0,
+    terminals: 0,
+    interims: 0,
+    unattributedInterims: 0,
+    redundant: 0,
+    pairs: 0,
+    byMethod: { id: 0, signature: 0, fifo: 0 },
+    byConfidence: { exact: 0, unambiguous: 0, ambiguous: 0 },
+    orphanRequests: 0,
+    evicted: 0,
+    orphanResponses: 0,
+    duplicateTerminals: 0,
+    duplicateIds: 0,
+    crossedComparable: 0,
+    crossedFifo: 0,
+    crossedSignature: 0,
+    requestsWithId: 0,
+    terminalsWithId: 0,
+    maxInFlight: 0,
+    negativeLatencies: 0,
+    latency: null,
+  };
 }
 
 /** Rates are rounded to 1e-6: the count behind one is exact while its denominator is under 500 000. */

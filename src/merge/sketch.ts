@@ -1,12 +1,12 @@
 /**
- * Merging latency sketches (the plain-data form of src/engine/histogram.ts). The merge of two
+ * Merging latency sketches (the plain-data form of src/stats/histogram.ts). The merge of two
  * sketches is the sketch of one histogram that saw both streams, whatever the order: counts add,
  * each bucket keeps its smallest value, and a tie for min or max goes to the earlier location
  * (the one a single run over inputs in path order meets first). Why this histogram and not
  * DDSketch: docs/scale-out.md.
  */
 import type { Loc } from '../model.js';
-import { bucketIndex, EXACT_SAMPLES, LatencyHistogram, type LatencySketch, type LatencyStats } from '../engine/histogram.js';
+import { bucketIndex, EXACT_SAMPLES, LatencyHistogram, type LatencySketch, type LatencyStats } from '../stats/histogram.js';
 import { comparePaths } from '../report/findings.js';
 
 export function compareLocs(a: Loc | null, b: Loc | null): number {

@@ -4,9 +4,9 @@
  * camelCase, unknown numbers null.
  */
 import { channelMeaning, type ChannelMeaning, type Loc } from '../model.js';
-import type { ChannelState, Counters } from '../engine/engine.js';
-import type { LatencySketch, LatencyStats } from '../engine/histogram.js';
+import type { ChannelSnapshot, CountersSnapshot, LatencySketch, LatencyStats } from '../model/snapshot.js';
 import type { Finding, FindingCode } from './findings.js';
+import { counterTrouble, worstFirst } from './worst-scopes.js';
 import type { Gate } from './gate.js';
 import type { TimelineReport } from './timeline.js';
 import type { ReportBaseline } from '../merge/diff.js';
@@ -111,7 +111,7 @@ export interface MergeDataReport {
     channel: string;
     requestsWithId: number;
     terminalsWithId: number;
-    /** The channel's latency histogram (src/engine/histogram.ts), null without latencies. */
+    /** The channel's latency histogram (src/stats/histogram.ts), null without latencies. */
     latency: LatencySketch | null;
     /** Aligned with the channel's `latencyByGroup`. */
     groups: LatencySketch[];
@@ -145,7 +145,7 @@ function rate(n: number, d: number): number | null {
   return d === 0 ? null : Math.round((n / d) * 1e6) / 1e6;
 }
 
-export function counterReport(c: Counters): CounterReport {
+export function counterReport(c: CountersSnapshot): CounterReport {
   return {
     requests: c.requests,
     terminals: c.terminals,
@@ -168,13 +168,8 @@ export function counterReport(c: Counters): CounterReport {
     idCoverage: { requests: rate(c.requestsWithId, c.requests), terminals: rate(c.terminalsWithId, c.terminals) },
     maxInFlight: c.maxInFlight,
     negativeLatencies: c.negativeLatencies,
-    latencyMs: c.latency.stats(),
+    latencyMs: c.latency,
   };
-}
-
-/** How much a scope needs a look: crossed, orphaned, ambiguous and duplicated calls. */
-function scopeTrouble(c: Counters): number {
-  return c.crossedFifo + c.orphanRequests + c.orphanResponses + c.byConfidence.ambiguous + c.duplicateIds + c.duplicateTerminals;
 }
 
 const byName = (a: { scope: string }, b: { scope: string }) => (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0);
@@ -184,34 +179,28 @@ const byName = (a: { scope: string }, b: { scope: string }) => (a.scope < b.scop
  * (ties by name) — and `scopesOmitted` says how many were left out; the channel's counters still
  * cover every scope.
  */
-export function channelReport(st: ChannelState, maxScopes?: number, failed = 0): ChannelReport {
+export function channelReport(st: ChannelSnapshot, maxScopes?: number, failed = 0): ChannelReport {
   return channelReportWithData(st, maxScopes, failed).report;
 }
 
 /** A channel's report and its merge data (latency sketches aligned with `latencyByGroup`). */
-export function channelReportWithData(st: ChannelState, maxScopes?: number, failed = 0): { report: ChannelReport; data: MergeDataReport['channels'][number] } {
-  let states = [...st.scopes.values()];
+export function channelReportWithData(st: ChannelSnapshot, maxScopes?: number, failed = 0): { report: ChannelReport; data: MergeDataReport['channels'][number] } {
+  let scopes: ScopeReport[] = st.scopes.map((s) => ({ scope: s.scope, ...counterReport(s.counters) }));
   let omitted = 0;
-  if (maxScopes !== undefined && states.length > maxScopes) {
-    states.sort((a, b) => scopeTrouble(b.counters) - scopeTrouble(a.counters) || byName(a, b));
-    omitted = states.length - maxScopes;
-    states = states.slice(0, maxScopes);
+  if (maxScopes !== undefined && scopes.length > maxScopes) {
+    omitted = scopes.length - maxScopes;
+    scopes = worstFirst(scopes, counterTrouble, (s) => [s.scope]).slice(0, maxScopes);
   }
-  const scopes: ScopeReport[] = states.map((s) => ({ scope: s.scope, ...counterReport(s.counters) }));
   // Deterministic: scopes in byte order of their name (first-seen order depends on file order).
   scopes.sort(byName);
-  const withSketch: Array<{ r: LatencyGroupReport; sketch: LatencySketch }> = [];
-  for (const g of st.groups.values()) {
-    const s = g.hist.stats();
-    if (s) withSketch.push({ r: { group: g.label[0], subgroup: g.label[1], ...s }, sketch: g.hist.sketch()! });
-  }
+  const withSketch = st.latencyGroups.map((g) => ({ r: { group: g.group, subgroup: g.subgroup, ...g.stats } as LatencyGroupReport, sketch: g.sketch }));
   withSketch.sort((a, b) => compareGroups(a.r, b.r));
   const groups = withSketch.map((g) => g.r);
   const data = {
     channel: st.spec.name,
     requestsWithId: st.counters.requestsWithId,
     terminalsWithId: st.counters.terminalsWithId,
-    latency: st.counters.latency.sketch(),
+    latency: st.latencySketch,
     groups: withSketch.map((g) => g.sketch),
   };
   const report: ChannelReport = {
@@ -220,7 +209,7 @@ export function channelReportWithData(st: ChannelState, maxScopes?: number, fail
     meaning: channelMeaning(st.spec),
     ...counterReport(st.counters),
     failed,
-    scopeCount: st.scopes.size,
+    scopeCount: st.scopes.length,
     ...(omitted > 0 ? { scopesOmitted: omitted } : {}),
     latencyByGroup: groups,
     scopes,
@@ -231,11 +220,6 @@ export function channelReportWithData(st: ChannelState, maxScopes?: number, fail
 /** Latency groups: most calls first, then by name. */
 export function compareGroups(a: LatencyGroupReport, b: LatencyGroupReport): number {
   return b.count - a.count || cmp(a.group, b.group) || cmp(a.subgroup, b.subgroup);
-}
-
-/** How much a scope (as reported) needs a look: the --max-scopes ranking. */
-export function scopeReportTrouble(s: CounterReport): number {
-  return s.crossed.fifo + s.orphanRequests + s.orphanResponses + s.pairs.byConfidence.ambiguous + s.duplicateIds + s.duplicateTerminals;
 }
 
 function cmp(a: string | null, b: string | null): number {

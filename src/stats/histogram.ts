@@ -1,4 +1,5 @@
 import type { Loc } from '../model.js';
+import type { LatencySketch, LatencyStats } from '../model/snapshot.js';
 
 /**
  * A fixed-precision latency histogram (HDR-style, log-linear). The first 32 values are kept exactly
@@ -163,27 +164,7 @@ export class LatencyHistogram {
   }
 }
 
-export interface LatencyStats {
-  count: number;
-  min: number;
-  p50: number | null;
-  p90: number | null;
-  p99: number | null;
-  max: number;
-  minAt: Loc | null;
-  maxAt: Loc | null;
-}
-
-/** A histogram as plain data: `values` (ascending, at most EXACT_SAMPLES) or `buckets` [index, count, smallest value]. */
-export interface LatencySketch {
-  count: number;
-  min: number;
-  max: number;
-  minAt: Loc | null;
-  maxAt: Loc | null;
-  values?: number[];
-  buckets?: Array<[number, number, number]>;
-}
+export type { LatencySketch, LatencyStats };
 
 /** Values kept exactly before the buckets take over. */
 export const EXACT_SAMPLES = 32;

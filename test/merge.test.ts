@@ -70,6 +70,27 @@ describe('merge: exact for scope-disjoint shards', () => {
   }, 120_000);
 });
 
+describe('merge: run-level findings', () => {
+  it('NO_CALL_EVENTS is about the whole run: a shard without events merges away, all-empty shards keep one', async () => {
+    const dir = tmpDir();
+    const files = writeShardedCapture(dir, 3, 4, true);
+    const other1 = path.join(dir, 'zz-other1.jsonl');
+    const other2 = path.join(dir, 'zz-other2.jsonl');
+    writeFileSync(other1, '{"kind":"metrics","v":1}\n{"kind":"metrics","v":2}\n');
+    writeFileSync(other2, '{"kind":"metrics","v":3}\n');
+    const whole = await analyze({ inputs: [dir] });
+    const shardA = roundTrip(await analyze({ inputs: files }));
+    const shardB = roundTrip(await analyze({ inputs: [other1, other2] }));
+    expect(shardB.findingCounts.NO_CALL_EVENTS).toBe(1);
+    expect(whole.findingCounts.NO_CALL_EVENTS).toBeUndefined();
+    expect(safeJson(mergeReports([shardB, shardA]), 2)).toBe(safeJson(whole, 2));
+    const empty = await analyze({ inputs: [other1, other2] });
+    const e1 = roundTrip(await analyze({ inputs: [other1] }));
+    const e2 = roundTrip(await analyze({ inputs: [other2] }));
+    expect(safeJson(mergeReports([e2, e1]), 2)).toBe(safeJson(empty, 2));
+  });
+});
+
 describe('merge: split scopes and refusals', () => {
   it('with split scopes too, any grouping and order gives the same bytes', async () => {
     await fc.assert(

@@ -53,6 +53,8 @@ export class ReportMerger {
   /** SPLIT_SCOPE findings the inputs already carry (merges of merges): channel\0scope → reports. */
   private readonly splitIn = new Map<string, { reports: number; inputs: number }>();
   private readonly notes = new Set<string>();
+  /** The profile a shard's NO_CALL_EVENTS named (the finding is a property of the whole run: recomputed). */
+  private emptyProfile: string | null = null;
   private max = 0;
   count = 0;
 
@@ -65,10 +67,14 @@ export class ReportMerger {
     const data = new Map(r.mergeData.channels.map((d) => [d.channel, d] as const));
     for (const ch of r.channels) this.addChannel(ch, data.get(ch.channel), label);
     for (const [code, n] of Object.entries(r.findingCounts)) {
-      if (!isFindingCode(code) || code === 'SPLIT_SCOPE') continue;
+      if (!isFindingCode(code) || code === 'SPLIT_SCOPE' || code === 'NO_CALL_EVENTS') continue;
       this.counts.set(code, (this.counts.get(code) ?? 0) + (n ?? 0));
     }
     for (const f of r.findings) {
+      if (f.code === 'NO_CALL_EVENTS') {
+        this.emptyProfile ??= f.data.profile;
+        continue;
+      }
       if (f.code === 'SPLIT_SCOPE') {
         const k = `${f.channel ?? ''}\u0000${f.scope ?? ''}`;
         const cur = this.splitIn.get(k) ?? { reports: 0, inputs: 0 };
@@ -195,6 +201,16 @@ export class ReportMerger {
       this.findings.set('SPLIT_SCOPE', splitList);
     }
 
+    // NO_CALL_EVENTS is about the whole run: nothing in any shard.
+    const events = channels.reduce((n, c) => n + c.requests + c.terminals + c.interims, 0);
+    const used = this.inputs.reduce((n, i) => n + i.used, 0);
+    if (events === 0 && used === 0 && !run.allowEmpty) {
+      const records = this.inputs.reduce((n, i) => n + i.records, 0);
+      const reason = this.inputs.length === 0 ? 'no-inputs' : 'nothing-matched';
+      this.findings.set('NO_CALL_EVENTS', [finding('NO_CALL_EVENTS', { locations: [] }, { reason, inputs: this.inputs.length, records, profile: this.emptyProfile ?? run.profile })]);
+      this.counts.set('NO_CALL_EVENTS', 1);
+    }
+
     const codes = ALL_CODES.filter((c) => this.findings.has(c)).sort(
       (a, b) => SEVERITY_RANK[FINDING_CODES[a]] - SEVERITY_RANK[FINDING_CODES[b]] || ALL_CODES.indexOf(a) - ALL_CODES.indexOf(b),
     );
@@ -262,7 +278,7 @@ function newCounters(): Counters {
     unattributedInterims: 0,
     redundant: 0,
     pairs: 0,
-    byMethod: { id: 0, signature: 0, fifo: 0 },
+    byMethod: { id: 0, signature: 0, fifo: 0, record: 0 },
     byConfidence: { exact: 0, unambiguous: 0, ambiguous: 0 },
     orphanRequests: 0,
     evicted: 0,
@@ -293,6 +309,7 @@ function addCounts(c: Counters, r: CounterReport, requestsWithId: number, termin
   c.byMethod.id += r.pairs.byMethod.id;
   c.byMethod.signature += r.pairs.byMethod.signature;
   c.byMethod.fifo += r.pairs.byMethod.fifo;
+  c.byMethod.record += r.pairs.byMethod.record ?? 0;
   c.byConfidence.exact += r.pairs.byConfidence.exact;
   c.byConfidence.unambiguous += r.pairs.byConfidence.unambiguous;
   c.byConfidence.ambiguous += r.pairs.byConfidence.ambiguous;

@@ -8,8 +8,8 @@ import { DEFAULT_MAX_HELD_SCOPES, PairingEngine, type EngineSink } from './engin
 import { FindingCollector, finding, type Finding } from './report/findings.js';
 import { findingMessage } from './report/messages.js';
 import { noteText } from './report/notes.js';
-import { evaluateGate, type GateOptions } from './report/gate.js';
-import { channelReport, REPORT_SCHEMA, type InputLedgerReport, type Report } from './report/report.js';
+import { evaluateGate, parseFailOn, type GateOptions } from './report/gate.js';
+import { channelReportWithData, REPORT_SCHEMA, type InputLedgerReport, type MergeDataReport, type Report, type RunReport } from './report/report.js';
 import { InputUsageError, resolveSources, type Source, type SourceRole, type WalkError } from './input/sources.js';
 import { readSource } from './input/read.js';
 import { fileContains } from './input/sniff.js';
@@ -80,6 +80,8 @@ export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_MAX_FINDINGS = 1000;
 /** Open calls per channel before the oldest is evicted (as an orphan, reason `evicted`): ~0.8 KB each. */
 export const DEFAULT_MAX_OPEN_CALLS = 100_000;
+/** Recently closed ids remembered per channel for DUPLICATE_TERMINAL. */
+export const DEFAULT_CLOSED_WINDOW = 100_000;
 
 export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   const sources: Source[] = [];
@@ -146,7 +148,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   const engine = new PairingEngine({
     channels: [...specs.values()],
     sink,
-    closedWindow: opts.closedWindow,
+    closedWindow: opts.closedWindow ?? DEFAULT_CLOSED_WINDOW,
     maxOpenCalls: opts.maxOpenCalls ?? DEFAULT_MAX_OPEN_CALLS,
     maxHeldScopes: opts.maxHeldScopes ?? Math.max(DEFAULT_MAX_HELD_SCOPES, opts.maxScopes ?? 0),
   });
@@ -211,11 +213,16 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
 
   // Channels with any event, or that a profile evaluated, in declaration order.
   const channels = [];
+  const mergeData: MergeDataReport = { channels: [] };
   const evaluated = new Set(profiles.flatMap((p) => p.evaluatedChannels?.() ?? []));
   const snapshot = engine.snapshot({ distributions: timeline !== null });
   for (const st of snapshot.channels) {
     const c = st.counters;
-    if (c.requests + c.terminals + c.interims > 0 || evaluated.has(st.spec.name)) channels.push(channelReport(st, opts.maxScopes, failed.get(st.spec.name) ?? 0));
+    if (c.requests + c.terminals + c.interims > 0 || evaluated.has(st.spec.name)) {
+      const { report, data } = channelReportWithData(st, opts.maxScopes, failed.get(st.spec.name) ?? 0);
+      channels.push(report);
+      mergeData.channels.push(data);
+    }
   }
 
   const records: Record<string, unknown> = {};
@@ -255,6 +262,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   const report: Report = {
     schema: REPORT_SCHEMA,
     tool: { name: 'callpair', version: VERSION },
+    run: runReport(opts, profiles),
     inputs,
     totals,
     channels,
@@ -264,9 +272,48 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
     findingCounts,
     findingsOmitted,
     gate: evaluateGate(opts.gate ?? {}, findingCounts, channels),
+    mergeData,
   };
   if (timeline) report.timeline = timeline.build(channels, snapshot.channels);
   return report;
+}
+
+/** The options that shaped a report (`report.run`): what `callpair merge` requires to be equal. */
+export function runReport(opts: AnalyzeOptions, profiles: readonly Profile[]): RunReport {
+  return {
+    profile: opts.profile ?? 'auto',
+    profileOptions: { ...opts.profileOptions },
+    channels: profiles.flatMap((p) => p.channels.map((c) => c.name)),
+    maxLineBytes: opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+    validateAll: opts.validateAll ?? false,
+    maxFindings: opts.maxFindings ?? DEFAULT_MAX_FINDINGS,
+    closedWindow: opts.closedWindow ?? DEFAULT_CLOSED_WINDOW,
+    maxOpenCalls: opts.maxOpenCalls ?? DEFAULT_MAX_OPEN_CALLS,
+    maxScopes: opts.maxScopes ?? null,
+    allowEmpty: opts.allowEmpty ?? false,
+    gate: gateRun(opts.gate ?? {}),
+  };
+}
+
+export function gateRun(g: GateOptions): RunReport['gate'] {
+  return {
+    failOn: parseFailOn(g.failOn ?? []),
+    maxCrossedRate: g.maxCrossedRate ?? null,
+    maxOrphanRequests: g.maxOrphanRequests ?? null,
+    maxAmbiguous: g.maxAmbiguous ?? null,
+    minIdCoverage: g.minIdCoverage ?? null,
+    noFail: g.noFail ?? false,
+  };
+}
+
+/** The gate options a report was made with. */
+export function gateOptionsOf(g: RunReport['gate']): GateOptions {
+  const o: GateOptions = { failOn: g.failOn, noFail: g.noFail };
+  if (g.maxCrossedRate !== null) o.maxCrossedRate = g.maxCrossedRate;
+  if (g.maxOrphanRequests !== null) o.maxOrphanRequests = g.maxOrphanRequests;
+  if (g.maxAmbiguous !== null) o.maxAmbiguous = g.maxAmbiguous;
+  if (g.minIdCoverage !== null) o.minIdCoverage = g.minIdCoverage;
+  return o;
 }
 
 /** The resolved paths of the custom profile files `--profile` names (`x.json`, `auto,x.json`). */

@@ -21,3 +21,8 @@ export { trace, parseTarget, TRACE_SCHEMA } from './trace/trace.js';
 export type { TraceReport, TraceCall, TraceEvent, TraceOpen, TraceShadow, TraceTarget, TraceOptions } from './trace/trace.js';
 export { TRACE_FORMATTERS, TRACE_FORMAT_NAMES } from './formatters/index.js';
 export type { TraceFormatName, TraceFormatter } from './formatters/index.js';
+export { ReportMerger, mergeReports, MergeRefusal } from './merge/merge.js';
+export { compareReports, withBaseline, stableKey } from './merge/diff.js';
+export type { BaselineReport, ReportBaseline, BaselineState, Delta } from './merge/diff.js';
+export type { RunReport, MergeDataReport } from './report/report.js';
+export type { LatencySketch } from './stats/histogram.js';

@@ -33,15 +33,16 @@ describe('numbers out of range (issue 16 item 13)', () => {
     const f = rep.findings.filter((x: { code: string }) => x.code === 'OUT_OF_RANGE');
     expect(rep.findingCounts.OUT_OF_RANGE).toBe(11);
     expect(f.map((x: { data: { field: string; value: string | null }; locations: Array<{ line: number }> }) => `${x.locations[0]!.line} ${x.data.field}=${x.data.value}`)).toEqual([
-      '2 usage.inputTokens=1e+308',
+      // In location order, then by content (the report's finding order, docs/scale-out.md).
       '2 durationMs=1e+308',
       '2 time=1e+306',
-      '4 usage.inputTokens=1e+308',
-      '4 usage.outputTokens=null',
+      '2 usage.inputTokens=1e+308',
       '4 durationMs=1e+308',
       '4 time=-1e+306',
-      '6 usage.inputTokens=-3',
+      '4 usage.inputTokens=1e+308',
+      '4 usage.outputTokens=null',
       '6 durationMs=1e+308',
+      '6 usage.inputTokens=-3',
       '7 time=null',
       '8 durationMs=1e+308',
     ]);

@@ -19,11 +19,13 @@ import { gateVerdict } from '../formatters/gate-text.js';
 import { tableWidth } from './width.js';
 import { DEFAULT_GATE, EXIT_CODES } from './help.js';
 import { abortAll, checkOutputs, openOutputs, writeOutput } from './outputs.js';
+import { applyBaseline, baselineOptions, loadBaseline, type BaselineArgs } from './baseline.js';
 
-interface AnalyzeArgs extends InputArgs, GateArgs, ReportOutputArgs {
+interface AnalyzeArgs extends InputArgs, GateArgs, ReportOutputArgs, BaselineArgs {
   format: string;
   output?: string;
   wide: boolean;
+  timeline: boolean;
 }
 
 export const analyzeCommand: CommandModule = {
@@ -32,10 +34,11 @@ export const analyzeCommand: CommandModule = {
   builder: (y) =>
     reportOutputOptions(
       gateOptions(
-        inputOptions(y)
+        baselineOptions(inputOptions(y))
           .option('format', { alias: 'f', type: 'string', default: 'table', choices: FORMAT_NAMES, describe: 'output format' })
           .option('output', { alias: 'o', type: 'string', describe: 'write the main report to FILE instead of stdout' })
-          .option('wide', { type: 'boolean', default: false, describe: 'tables as wide as their content (by default they fit the terminal: COLUMNS, or its width)' }),
+          .option('wide', { type: 'boolean', default: false, describe: 'tables as wide as their content (by default they fit the terminal: COLUMNS, or its width)' })
+          .option('timeline', { type: 'boolean', default: false, describe: 'keep the per-call timeline in the report (what html draws; for callpair render)' }),
       ),
     )
       .example('$0 analyze captures/', 'every capture in the folder, tables on the terminal')
@@ -56,9 +59,11 @@ async function runAnalyze(a: AnalyzeArgs): Promise<void> {
   await checkOutputs(outputList(a.output, targets), opts, !a.output);
   const outs = await openOutputs([...(a.output ? [a.output] : []), ...targets.map((t) => t.file)]);
   try {
-    if (needsTimeline([a.format, ...targets.map((t) => t.format)])) opts.timeline = true;
+    if (a.timeline || needsTimeline([a.format, ...targets.map((t) => t.format)])) opts.timeline = true;
+    const base = await loadBaseline(a);
     const progress = makeProgress(process.stderr, process.env);
-    const report = await analyze({ ...opts, onProgress: (p) => progress.update(p) }).finally(() => progress.done());
+    const analyzed = await analyze({ ...opts, onProgress: (p) => progress.update(p) }).finally(() => progress.done());
+    const report = applyBaseline(analyzed, base, a, opts.gate);
     const cwd = process.cwd();
     const toTTY = !a.output && process.stdout.isTTY === true;
     const chalk = makeChalk({ color: a.color, env: process.env, isTTY: toTTY });

@@ -7,11 +7,14 @@ import { compareCommand } from './compare.js';
 import { pairsCommand } from './pairs.js';
 import { traceCommand } from './trace.js';
 import { diag, EXIT_USAGE, oneLine } from './io.js';
+import { mergeCommand } from './merge.js';
+import { renderCommand } from './render.js';
+import { diffCommand } from './diff.js';
 import { VERSION } from '../version.js';
 import { usageLine } from './suggest.js';
 import { EXIT_CODES } from './help.js';
 
-const COMMANDS = [analyzeCommand, compareCommand, pairsCommand, traceCommand];
+const COMMANDS = [analyzeCommand, compareCommand, pairsCommand, traceCommand, mergeCommand, renderCommand, diffCommand];
 const COMMAND_NAMES = COMMANDS.map((c) => String(c.command).split(' ')[0]!);
 
 /** Records the options a command's builder declares, for "did you mean" on an unknown one. */

@@ -25,6 +25,9 @@ export interface CallLine {
   /** `path:line` of the request and of the terminal. */
   request: string;
   terminal: string;
+  /** When the request and the terminal happened (ISO 8601, UTC, to the microsecond); null when the record has no time. */
+  requestTime: string | null;
+  terminalTime: string | null;
   /** The id as shown (model.ts `shownId`: a correlation id, or a protocol id's label `9` / `"other"`). */
   id: string | null;
   signature: Record<string, string | null> | null;
@@ -50,8 +53,10 @@ export interface OrphanLine {
   tool: string | null;
   provider: string | null;
   model: string | null;
-  /** `path:line` of the orphaned event. */
-  at: string;
+  /** `path:line` of the orphaned event (named so no SQL engine reads a keyword: docs/pairs.schema.json). */
+  location: string;
+  /** When the orphaned event happened (ISO 8601, UTC, to the microsecond); null when unknown. */
+  eventTime: string | null;
   id: string | null;
   reason: string;
   /** Orphan requests: age against the last event of its scope. */
@@ -65,6 +70,22 @@ export type PairsLine = CallLine | OrphanLine;
 
 function at(l: Loc): string {
   return `${l.path}:${l.line}`;
+}
+
+/** Milliseconds rounded to the microsecond (what analytical engines keep of a duration). */
+function micro(ms: number | null): number | null {
+  return ms === null ? null : Math.round(ms * 1000) / 1000;
+}
+
+/** Epoch milliseconds (fractional) as ISO 8601 UTC with microseconds: `2026-10-01T08:00:00.123456Z`. */
+export function isoTime(ms: number | null): string | null {
+  if (ms === null || !Number.isFinite(ms)) return null;
+  const us = Math.round(ms * 1000);
+  const whole = Math.floor(us / 1000);
+  const d = new Date(whole);
+  if (Number.isNaN(d.getTime())) return null;
+  const frac = String(((us % 1_000_000) + 1_000_000) % 1_000_000).padStart(6, '0');
+  return `${d.toISOString().slice(0, 19)}.${frac}Z`;
 }
 
 function safeId(...sides: CallSide[]): string | null {
@@ -95,9 +116,11 @@ export function callLine(p: PairRecord, meaning: { attribution: AttributionField
     confidence: p.confidence,
     request: at(r.loc),
     terminal: at(t.loc),
+    requestTime: isoTime(r.time),
+    terminalTime: isoTime(t.time),
     id: safeId(t, r),
     signature: p.signature,
-    latencyMs: p.latencyMs,
+    latencyMs: micro(p.latencyMs),
     status: str(t.attrs.status),
     failed: meaning.failure !== undefined && isFailed({ failure: meaning.failure }, t.attrs),
     usage: t.attrs.usage ?? null,
@@ -119,10 +142,11 @@ function orphan(kind: 'request' | 'response', channel: string, scope: string, s:
     tool: str(s.attrs.tool),
     provider: str(s.attrs.provider),
     model: str(s.attrs.model),
-    at: at(s.loc),
+    location: at(s.loc),
+    eventTime: isoTime(s.time),
     id: safeId(s),
     reason,
-    ageMs,
+    ageMs: micro(ageMs),
     status: str(s.attrs.status),
     usage: s.attrs.usage ?? null,
     interims,

@@ -501,8 +501,9 @@ export class PairingEngine {
         latencyGroups: [...ch.groups.values()].flatMap((g) => {
           const stats = g.hist.stats();
           if (!stats) return [];
-          return [{ group: g.label[0], subgroup: g.label[1], stats, ...(opts.distributions ? { distribution: g.hist.distribution() } : {}) }];
+          return [{ group: g.label[0], subgroup: g.label[1], stats, sketch: g.hist.sketch()!, ...(opts.distributions ? { distribution: g.hist.distribution() } : {}) }];
         }),
+        latencySketch: ch.counters.latency.sketch(),
       });
     }
     return { channels };

@@ -8,6 +8,7 @@
 import type { Finding } from '../report/findings.js';
 import type { ChannelReport, Report } from '../report/report.js';
 import { fifoMeaningless } from '../model.js';
+import type { ReportBaseline } from '../merge/diff.js';
 import { CODE_DESCRIPTIONS } from '../report/code-descriptions.js';
 import { FINDING_CODES } from '../report/findings.js';
 import type { Formatter } from './types.js';
@@ -108,6 +109,8 @@ export function renderMarkdown(report: Report): string {
   }
   if (failed.some((c) => offenders(report, c).length > 0)) out.push('');
 
+  if (report.baseline) out.push(...baselineMarkdown(report.baseline, report.findings), '');
+
   out.push('### Channels', '');
   if (report.channels.length === 0 && Object.keys(report.records).length === 0) out.push('No call events found.', '');
   else
@@ -188,6 +191,28 @@ export function renderMarkdown(report: Report): string {
     out.push('');
   }
   return fitBudget(out.join('\n').replace(/\n+$/, '') + '\n');
+}
+
+const MAX_BASELINE_ROWS = 20;
+
+/** `--baseline`: counts, the deltas a reviewer watches, and the new and fixed findings. */
+export function baselineMarkdown(b: ReportBaseline, headFindings: readonly Finding[]): string[] {
+  const out: string[] = ['### Since baseline', ''];
+  out.push(`${b.counts.new} new, ${b.counts.fixed} fixed, ${b.counts.unchanged} unchanged finding(s)${b.complete ? '' : ' (listed findings only: a report left some out)'}${b.failOnNew ? '; the gate counts new findings only' : ''}.`, '');
+  const v = (x: number | null, rate: boolean) => (x === null ? '—' : rate ? pct(x) : String(x));
+  const d = (x: number | null, rate: boolean) => (x === null ? '—' : x === 0 ? '±0' : `${x > 0 ? '+' : '−'}${rate ? `${(Math.abs(x) * 100).toFixed(1)} pp` : Math.abs(x)}`);
+  const rows: Array<[string, keyof ReportBaseline['deltas'], boolean]> = [
+    ['crossed rate (FIFO)', 'crossedRate', true],
+    ['orphan requests', 'orphanRequests', false],
+    ['orphan responses', 'orphanResponses', false],
+    ['ambiguous pairs', 'ambiguous', false],
+    ['id coverage', 'idCoverage', true],
+  ];
+  out.push(...table(['measure', 'base', 'head', 'delta'], rows.map(([name, k, rate]) => [name, v(b.deltas[k].base, rate), v(b.deltas[k].head, rate), d(b.deltas[k].delta, rate)])), '');
+  const news = headFindings.filter((_, i) => b.states[i] === 'new');
+  if (news.length > 0) out.push('#### New findings', '', ...table(['severity', 'code', 'channel', 'where', 'what'], news.slice(0, MAX_BASELINE_ROWS).map(findingRow), news.length), '');
+  if (b.fixed.length > 0) out.push('#### Fixed findings', '', ...table(['severity', 'code', 'channel', 'where (base)', 'what'], b.fixed.slice(0, MAX_BASELINE_ROWS).map(findingRow), b.fixed.length), '');
+  return out;
 }
 
 /** Last line of defence: never exceed the budget, cutting at a line boundary. */

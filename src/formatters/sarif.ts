@@ -63,7 +63,7 @@ export function buildSarif(report: Report, cwd: string) {
   // walk error) becomes a tool notification instead of a result.
   const results: Record<string, unknown>[] = [];
   const unlocated: Record<string, unknown>[] = [];
-  for (const f of report.findings) {
+  for (const [index, f] of report.findings.entries()) {
     const locs = f.locations.map((l) => physical(l, cwd)).filter((x): x is NonNullable<typeof x> => x !== null);
     const text = safeText(f.message, 1000);
     if (locs.length === 0) {
@@ -79,6 +79,8 @@ export function buildSarif(report: Report, cwd: string) {
       locations: [locs[0]],
     };
     if (locs.length > 1) result.relatedLocations = locs.slice(1).map((l, i) => ({ id: i + 1, ...l }));
+    // analyze --baseline: SARIF's own new/unchanged marking (docs/scale-out.md).
+    if (report.baseline) result.baselineState = report.baseline.states[index] ?? 'new';
     result.partialFingerprints = { [FINGERPRINT_KEY]: fingerprint(f, locs[0]!.physicalLocation.artifactLocation.uri) };
     const props: Record<string, unknown> = {};
     if (f.channel !== null) props.channel = safeText(f.channel, 200);

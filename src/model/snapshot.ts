@@ -16,6 +16,21 @@ export interface LatencyStats {
   maxAt: Loc | null;
 }
 
+/**
+ * A latency histogram as plain data (src/stats/histogram.ts): `values` (ascending, while there are
+ * at most 32), else `buckets` as [index, count, smallest value]; min and max raw, with locations.
+ * Two sketches merge into the sketch of one histogram fed both streams (src/merge/sketch.ts).
+ */
+export interface LatencySketch {
+  count: number;
+  min: number;
+  max: number;
+  minAt: Loc | null;
+  maxAt: Loc | null;
+  values?: number[];
+  buckets?: Array<[number, number, number]>;
+}
+
 /** The counters of one channel or one scope. */
 export interface CountersSnapshot {
   requests: number;
@@ -53,6 +68,8 @@ export interface LatencyGroupSnapshot {
   /** model (llm), null otherwise. */
   subgroup: string | null;
   stats: LatencyStats;
+  /** The whole histogram, for `callpair merge` (report `mergeData`). */
+  sketch: LatencySketch;
   /** Every histogram bucket as [lower bound ms, count], ascending (only when asked for: `distributions`). */
   distribution?: Array<[number, number]>;
 }
@@ -66,6 +83,8 @@ export interface ChannelSnapshot {
   scopesFolded?: number;
   /** Latency groups in first-seen order. */
   latencyGroups: LatencyGroupSnapshot[];
+  /** The channel's whole latency histogram (null without latencies), for `callpair merge`. */
+  latencySketch: LatencySketch | null;
 }
 
 export interface EngineSnapshot {

@@ -29,6 +29,8 @@ export const FINDING_CODES = {
   SIGNATURE_CONFLICT: 'error',
   OUT_OF_RANGE: 'warning',
   SCOPES_FOLDED: 'note',
+  /** `callpair merge` only; appended so the SARIF rule indices of the other codes stay put. */
+  SPLIT_SCOPE: 'error',
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;
@@ -96,6 +98,8 @@ export interface FindingDataMap {
    * holds no JSON-RPC message at all (so its silence is no evidence about deliveries).
    */
   UNMATCHED_INPUT: { path: string; role: 'capture' | 'caller' | 'upstream'; records: number; lines: number; reason?: 'no-json-rpc' };
+  /** `callpair merge`: the scope is listed by more than one shard report (calls crossing shards could not pair). */
+  SPLIT_SCOPE: { reports: number };
 }
 
 export type Finding = {
@@ -147,21 +151,69 @@ export function finding<C extends FindingCode>(
 }
 
 /**
- * Counts every finding and keeps the first `max` of each code, so a capture with a million
- * orphans still gives a small report. Deterministic: input order.
+ * The order of a code's findings (docs/scale-out.md): by first location — path in input order
+ * (byte order with `/` lowest, the order a directory is walked in), then line — then by content.
+ * A total order on what a finding says, so the first N of a code are the same whether one run sees
+ * every input or `callpair merge` combines shard reports in any grouping.
+ */
+export function compareFindings(a: Finding, b: Finding): number {
+  const la = a.locations[0];
+  const lb = b.locations[0];
+  if (la && lb) {
+    const c = comparePaths(la.path, lb.path) || la.line - lb.line;
+    if (c !== 0) return c;
+  } else if (la || lb) return la ? 1 : -1; // located findings after the unlocated (directory walk errors)
+  const x = findingKey(a);
+  const y = findingKey(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+const keys = new WeakMap<Finding, string>();
+function findingKey(f: Finding): string {
+  let k = keys.get(f);
+  if (k === undefined) keys.set(f, (k = JSON.stringify([f.channel, f.scope, f.locations, f.data])));
+  return k;
+}
+
+/** Paths in the order a directory walk reads them: byte order, `/` below every other character. */
+export function comparePaths(a: string, b: string): number {
+  if (a === b) return 0;
+  const x = a.replaceAll('/', '\u0000');
+  const y = b.replaceAll('/', '\u0000');
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** The first `max` of a list in `compareFindings` order (the list is sorted in place). */
+export function firstFindings(list: Finding[], max: number): Finding[] {
+  list.sort(compareFindings);
+  if (list.length > max) list.length = max;
+  return list;
+}
+
+/**
+ * Counts every finding and keeps the first `max` of each code in `compareFindings` order, so a
+ * capture with a million orphans still gives a small report. Deterministic.
  */
 export class FindingCollector {
   readonly counts = new Map<FindingCode, number>();
   private readonly kept = new Map<FindingCode, Finding[]>();
+  /** Per code, once trimmed: the last kept finding; anything after it in the order can never be kept. */
+  private readonly bound = new Map<FindingCode, Finding>();
   constructor(private readonly max: number) {}
 
   add(f: Finding): void {
     const n = (this.counts.get(f.code) ?? 0) + 1;
     this.counts.set(f.code, n);
-    if (n <= this.max) {
-      let list = this.kept.get(f.code);
-      if (!list) this.kept.set(f.code, (list = []));
-      list.push(f);
+    if (this.max === 0) return;
+    const b = this.bound.get(f.code);
+    if (b !== undefined && compareFindings(f, b) >= 0) return;
+    let list = this.kept.get(f.code);
+    if (!list) this.kept.set(f.code, (list = []));
+    list.push(f);
+    // Findings mostly arrive in order; trimming at twice the cap keeps memory bounded.
+    if (list.length >= 2 * this.max + 64) {
+      firstFindings(list, this.max);
+      this.bound.set(f.code, list[this.max - 1]!);
     }
   }
 
@@ -169,13 +221,13 @@ export class FindingCollector {
     return this.counts.get(code) ?? 0;
   }
 
-  /** Kept findings: by severity, then code order, then input order. */
+  /** Kept findings: by severity, then code order, then `compareFindings`. */
   list(): Finding[] {
     const out: Finding[] = [];
     const codes = ALL_CODES.filter((c) => this.kept.has(c)).sort(
       (a, b) => SEVERITY_RANK[FINDING_CODES[a]] - SEVERITY_RANK[FINDING_CODES[b]] || ALL_CODES.indexOf(a) - ALL_CODES.indexOf(b),
     );
-    for (const c of codes) out.push(...(this.kept.get(c) ?? []));
+    for (const c of codes) out.push(...firstFindings(this.kept.get(c) ?? [], this.max));
     return out;
   }
 

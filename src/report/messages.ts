@@ -4,6 +4,7 @@
  * medium. Invalid ids never reach here (their data holds only reason, length and hash).
  */
 import type { Finding } from './findings.js';
+import { safeText } from '../formatters/safe.js';
 
 function ms(v: number | null): string {
   return v === null ? 'unknown age' : `${Math.round(v)} ms`;
@@ -67,6 +68,8 @@ export function findingMessage(f: Finding): string {
       return `denied call${f.data.tool ? ` to ${f.data.tool}` : ''} reached the upstream${f.data.reason ? ` (denied: ${f.data.reason})` : ''}`;
     case 'SIGNATURE_CONFLICT':
       return `id joins different content (${f.data.field ?? 'signature'}: request ${f.data.request ?? '?'}, terminal ${f.data.terminal ?? '?'}; caller ${f.data.caller}), not paired`;
+    case 'SPLIT_SCOPE':
+      return `scope ${JSON.stringify(safeText(f.scope ?? '', 120))} is in ${f.data.reports} shard reports: calls that cross a shard boundary could not be paired (shard by scope)`;
     case 'NO_CALL_EVENTS':
       return f.data.reason === 'no-inputs'
         ? 'no call events: no input file was found (use --allow-empty if that is expected)'

@@ -4,11 +4,12 @@
  * camelCase, unknown numbers null.
  */
 import { channelMeaning, type ChannelMeaning, type Loc } from '../model.js';
-import type { ChannelSnapshot, CountersSnapshot, LatencyStats } from '../model/snapshot.js';
+import type { ChannelSnapshot, CountersSnapshot, LatencySketch, LatencyStats } from '../model/snapshot.js';
 import type { Finding, FindingCode } from './findings.js';
 import { counterTrouble, worstFirst } from './worst-scopes.js';
 import type { Gate } from './gate.js';
 import type { TimelineReport } from './timeline.js';
+import type { ReportBaseline } from '../merge/diff.js';
 
 export const REPORT_SCHEMA = 'callpair.report.v1';
 
@@ -82,9 +83,50 @@ export interface ChannelReport extends CounterReport {
   scopes: ScopeReport[];
 }
 
+/**
+ * The options that shaped the report (docs/scale-out.md): `callpair merge` combines only reports
+ * whose `tool` and `run` are equal, and re-evaluates the gate with `run.gate`.
+ */
+export interface RunReport {
+  profile: string;
+  profileOptions: Record<string, unknown>;
+  /** The channels the profiles declare, in declaration order (the order of `channels`). */
+  channels: string[];
+  maxLineBytes: number;
+  validateAll: boolean;
+  maxFindings: number;
+  closedWindow: number;
+  maxOpenCalls: number;
+  maxScopes: number | null;
+  /** `--allow-empty`: no NO_CALL_EVENTS finding when nothing matched. */
+  allowEmpty: boolean;
+  gate: {
+    failOn: string[];
+    maxCrossedRate: number | null;
+    maxOrphanRequests: number | null;
+    maxAmbiguous: number | null;
+    minIdCoverage: number | null;
+    noFail: boolean;
+  };
+}
+
+/** What a merge needs beyond the displayed numbers, per channel (aligned with `channels`). */
+export interface MergeDataReport {
+  channels: Array<{
+    channel: string;
+    requestsWithId: number;
+    terminalsWithId: number;
+    /** The channel's latency histogram (src/stats/histogram.ts), null without latencies. */
+    latency: LatencySketch | null;
+    /** Aligned with the channel's `latencyByGroup`. */
+    groups: LatencySketch[];
+  }>;
+}
+
 export interface Report {
   schema: typeof REPORT_SCHEMA;
   tool: { name: 'callpair'; version: string };
+  run: RunReport;
   inputs: InputLedgerReport[];
   totals: { lines: number; records: number; ignored: number; malformed: number; oversized: number; blank: number; duplicates: number };
   channels: ChannelReport[];
@@ -97,6 +139,9 @@ export interface Report {
   /** How many findings of each code were left out of `findings` (beyond --max-findings). */
   findingsOmitted: Partial<Record<FindingCode, number>>;
   gate: Gate;
+  mergeData: MergeDataReport;
+  /** `analyze --baseline BASE.json`: new, fixed and unchanged findings, and deltas (src/merge/diff.ts). */
+  baseline?: ReportBaseline;
   /** Per-call timeline and latency distributions, only when asked for (`timeline: true`; the html format). */
   timeline?: TimelineReport;
 }
@@ -144,6 +189,11 @@ const byName = (a: { scope: string }, b: { scope: string }) => (a.scope < b.scop
  * cover every scope.
  */
 export function channelReport(st: ChannelSnapshot, maxScopes?: number, failed = 0): ChannelReport {
+  return channelReportWithData(st, maxScopes, failed).report;
+}
+
+/** A channel's report and its merge data (latency sketches aligned with `latencyByGroup`). */
+export function channelReportWithData(st: ChannelSnapshot, maxScopes?: number, failed = 0): { report: ChannelReport; data: MergeDataReport['channels'][number] } {
   let scopes: ScopeReport[] = st.scopes.map((s) => ({ scope: s.scope, ...counterReport(s.counters) }));
   const folded = st.scopesFolded ?? 0;
   let omitted = folded;
@@ -153,10 +203,17 @@ export function channelReport(st: ChannelSnapshot, maxScopes?: number, failed = 
   }
   // Deterministic: scopes in byte order of their name (first-seen order depends on file order).
   scopes.sort(byName);
-  const groups: LatencyGroupReport[] = [];
-  for (const g of st.latencyGroups) groups.push({ group: g.group, subgroup: g.subgroup, ...g.stats });
-  groups.sort((a, b) => b.count - a.count || cmp(a.group, b.group) || cmp(a.subgroup, b.subgroup));
-  return {
+  const withSketch = st.latencyGroups.map((g) => ({ r: { group: g.group, subgroup: g.subgroup, ...g.stats } as LatencyGroupReport, sketch: g.sketch }));
+  withSketch.sort((a, b) => compareGroups(a.r, b.r));
+  const groups = withSketch.map((g) => g.r);
+  const data = {
+    channel: st.spec.name,
+    requestsWithId: st.counters.requestsWithId,
+    terminalsWithId: st.counters.terminalsWithId,
+    latency: st.latencySketch,
+    groups: withSketch.map((g) => g.sketch),
+  };
+  const report: ChannelReport = {
     channel: st.spec.name,
     ordered: st.spec.ordered,
     meaning: channelMeaning(st.spec),
@@ -168,6 +225,12 @@ export function channelReport(st: ChannelSnapshot, maxScopes?: number, failed = 
     latencyByGroup: groups,
     scopes,
   };
+  return { report, data };
+}
+
+/** Latency groups: most calls first, then by name. */
+export function compareGroups(a: LatencyGroupReport, b: LatencyGroupReport): number {
+  return b.count - a.count || cmp(a.group, b.group) || cmp(a.subgroup, b.subgroup);
 }
 
 function cmp(a: string | null, b: string | null): number {

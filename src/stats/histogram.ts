@@ -1,5 +1,5 @@
 import type { Loc } from '../model.js';
-import type { LatencyStats } from '../model/snapshot.js';
+import type { LatencySketch, LatencyStats } from '../model/snapshot.js';
 
 /**
  * A fixed-precision latency histogram (HDR-style, log-linear). The first 32 values are kept exactly
@@ -28,11 +28,13 @@ export class LatencyHistogram {
     this.add(ms);
     this.count++;
     this.sum += ms;
-    if (ms < this.min) {
+    // Ties go to the earlier location (path order, then line), not the first one read: the same
+    // whichever order the files are read in, so shard reports merge exactly (docs/scale-out.md).
+    if (ms < this.min || (ms === this.min && earlier(at, this.minAt))) {
       this.min = ms;
       this.minAt = at;
     }
-    if (ms > this.max) {
+    if (ms > this.max || (ms === this.max && earlier(at, this.maxAt))) {
       this.max = ms;
       this.maxAt = at;
     }
@@ -73,11 +75,11 @@ export class LatencyHistogram {
     }
     this.count += other.count;
     this.sum += other.sum;
-    if (other.min < this.min) {
+    if (other.min < this.min || (other.min === this.min && earlier(other.minAt, this.minAt))) {
       this.min = other.min;
       this.minAt = other.minAt;
     }
-    if (other.max > this.max) {
+    if (other.max > this.max || (other.max === this.max && earlier(other.maxAt, this.maxAt))) {
       this.max = other.max;
       this.maxAt = other.maxAt;
     }
@@ -98,7 +100,7 @@ export class LatencyHistogram {
   }
 
   mean(): number | null {
-    return this.count === 0 ? null : round3(this.sum / this.count);
+    return this.count === 0 || Number.isNaN(this.sum) ? null : round3(this.sum / this.count);
   }
 
   /** Every bucket as [lower-bound ms, count], ascending: for charts. */
@@ -112,6 +114,39 @@ export class LatencyHistogram {
       return [...counts.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => [bucketLow(k) / 1000, v]);
     }
     return [...this.buckets.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => [bucketLow(k) / 1000, v]);
+  }
+
+  /**
+   * The whole histogram as plain data (docs/scale-out.md): exact values while there are at most 32,
+   * else every bucket with its count and smallest value; min and max raw, with their locations. Two
+   * sketches merge (src/merge/sketch.ts) into the sketch of one histogram fed both streams.
+   */
+  sketch(): LatencySketch | null {
+    if (this.count === 0) return null;
+    const base = { count: this.count, min: this.min, max: this.max, minAt: this.minAt, maxAt: this.maxAt };
+    if (this.samples) return { ...base, values: [...this.samples].sort((a, b) => a - b) };
+    const buckets: Array<[number, number, number]> = [...this.buckets.keys()].sort((a, b) => a - b).map((k) => [k, this.buckets.get(k)!, this.lows.get(k)!]);
+    return { ...base, buckets };
+  }
+
+  /** A histogram from its sketch (the latency sum is not kept: `mean()` of a restored histogram is null). */
+  static fromSketch(s: LatencySketch): LatencyHistogram {
+    const h = new LatencyHistogram();
+    h.count = s.count;
+    h.min = s.min;
+    h.max = s.max;
+    h.minAt = s.minAt;
+    h.maxAt = s.maxAt;
+    h.sum = NaN;
+    if (s.values) h.samples = [...s.values];
+    else {
+      h.samples = null;
+      for (const [k, n, lo] of s.buckets ?? []) {
+        h.buckets.set(k, n);
+        h.lows.set(k, lo);
+      }
+    }
+    return h;
   }
 
   stats(): LatencyStats | null {
@@ -129,13 +164,13 @@ export class LatencyHistogram {
   }
 }
 
-export type { LatencyStats };
+export type { LatencySketch, LatencyStats };
 
 /** Values kept exactly before the buckets take over. */
-const EXACT_SAMPLES = 32;
+export const EXACT_SAMPLES = 32;
 const SUB = 128; // sub-buckets per power of two; exact below 2·SUB µs
 
-function bucketIndex(us: number): number {
+export function bucketIndex(us: number): number {
   if (us < 2 * SUB) return us;
   const e = Math.floor(Math.log2(us)) - 7; // ≥ 1: us / 2^e lies in [128, 256)
   const m = Math.floor(us / 2 ** e);
@@ -148,6 +183,18 @@ function bucketLow(idx: number): number {
   const e = Math.floor((idx - 2 * SUB) / SUB) + 1;
   const m = ((idx - 2 * SUB) % SUB) + SUB;
   return m * 2 ** e;
+}
+
+/** Is location a before b (path in walk order, then line)? A known location is before an unknown one. */
+function earlier(a: Loc | null, b: Loc | null): boolean {
+  if (a === null) return false;
+  if (b === null) return true;
+  if (a.path !== b.path) {
+    const x = a.path.replaceAll('/', '\u0000');
+    const y = b.path.replaceAll('/', '\u0000');
+    return x < y;
+  }
+  return a.line < b.line;
 }
 
 export function round3(x: number): number {

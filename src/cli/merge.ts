@@ -1,0 +1,55 @@
+/**
+ * `callpair merge REPORT.json… [-o FILE]`: the reduce step of a sharded run (docs/scale-out.md).
+ * Reads the reports one by one and folds them; writes the merged JSON report; exit code per gate.
+ */
+import type { CommandModule } from 'yargs';
+import { writeJsonStream } from '../merge/json-stream.js';
+import { MergeRefusal, ReportMerger } from '../merge/merge.js';
+import { InputUsageError } from '../input/sources.js';
+import { safeText } from '../formatters/safe.js';
+import { guarded } from './options.js';
+import { EXIT_GATE } from './io.js';
+import { checkOutputs, openOutput } from './outputs.js';
+import { readReportFile, reportFilesFrom } from './report-file.js';
+
+interface MergeArgs {
+  reports?: string[];
+  output?: string;
+}
+
+export const mergeCommand: CommandModule = {
+  command: 'merge <reports..>',
+  describe: 'merge JSON reports of scope-disjoint shards into the report of one run',
+  builder: (y) =>
+    y
+      .positional('reports', { type: 'string', array: true, describe: 'callpair.report.v1 files (analyze -f json), or directories of them' })
+      .option('output', { alias: 'o', type: 'string', describe: 'write the merged report to FILE instead of stdout' }),
+  handler: (args) => guarded(() => runMerge(args as unknown as MergeArgs)),
+};
+
+async function runMerge(a: MergeArgs): Promise<void> {
+  const files = await reportFilesFrom((a.reports ?? []).map(String));
+  if (files.length === 0) throw new InputUsageError('no report given (files, or a directory of *.json reports)');
+  if (Array.isArray(a.output)) throw new InputUsageError('--output given more than once');
+  // The output is checked (not one of the reports merged, not a directory) before anything is read.
+  await checkOutputs(a.output ? [{ file: a.output, flag: '--output ' }] : [], { inputs: files }, !a.output);
+  const m = new ReportMerger();
+  try {
+    for (const f of files) m.add(await readReportFile(f), safeText(f, 200));
+  } catch (e) {
+    if (e instanceof MergeRefusal) throw new InputUsageError(`merge: ${e.message}`);
+    throw e;
+  }
+  const merged = m.finish();
+  // Written in pieces (same bytes as -f json): the text of a merged report is never held whole.
+  if (a.output) {
+    const out = await openOutput(a.output);
+    try {
+      await writeJsonStream(merged, out.stream);
+      await out.commit();
+    } finally {
+      await out.abort();
+    }
+  } else await writeJsonStream(merged, process.stdout);
+  if (!merged.gate.passed && merged.gate.enforced) process.exitCode = EXIT_GATE;
+}

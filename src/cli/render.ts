@@ -1,0 +1,90 @@
+/**
+ * `callpair render REPORT.json --format F`: a saved (or merged) report in any format, with the
+ * same `--report`, `--step-summary`, gate options and exit codes as `analyze`. Gate options given
+ * here re-evaluate the gate; without any, the report's own gate stands.
+ */
+import path from 'node:path';
+import type { CommandModule } from 'yargs';
+import { Chalk } from 'chalk';
+import { gateOptionsOf, gateRun } from '../analyze.js';
+import { applyBaseline, baselineOptions, loadBaseline, type BaselineArgs } from './baseline.js';
+import { FORMAT_NAMES, getFormatter, isFormatName, type FormatName } from '../formatters/index.js';
+import { InputUsageError } from '../input/sources.js';
+import { evaluateGate } from '../report/gate.js';
+import type { Report } from '../report/report.js';
+import { makeChalk } from './color.js';
+import { guarded } from './options.js';
+import { gateOptions, gateOptionsFrom, type GateArgs } from './gate-options.js';
+import { outputList, reportOutputOptions, reportTargetsFrom, writeReports, writeStepSummary, type ReportOutputArgs } from './report-outputs.js';
+import { diag, EXIT_GATE, writeStdout } from './io.js';
+import { abortAll, checkOutputs, openOutputs, writeOutput } from './outputs.js';
+import { gateVerdict } from '../formatters/gate-text.js';
+import { tableWidth, wideOption } from './width.js';
+import { readReportFile } from './report-file.js';
+
+interface RenderArgs extends GateArgs, ReportOutputArgs, BaselineArgs {
+  report_file: string;
+  format: string;
+  output?: string;
+  color: boolean;
+  wide?: boolean;
+}
+
+export const renderCommand: CommandModule = {
+  command: 'render <report_file>',
+  describe: 'render a saved JSON report (analyze -f json, merge) in any format, with the gate',
+  builder: (y) =>
+    reportOutputOptions(
+      gateOptions(
+        baselineOptions(wideOption(y))
+          .positional('report_file', { type: 'string', describe: 'a callpair.report.v1 file' })
+          .option('format', { alias: 'f', type: 'string', default: 'table', choices: FORMAT_NAMES, describe: 'output format' })
+          .option('output', { alias: 'o', type: 'string', describe: 'write the main report to FILE instead of stdout' })
+          .option('color', { type: 'boolean', default: true, describe: 'colour (also NO_COLOR / FORCE_COLOR); --no-color turns it off' }),
+      ),
+    ),
+  handler: (args) => guarded(() => runRender(args as unknown as RenderArgs)),
+};
+
+/** Did the command line name any gate option? (Then the gate is evaluated again with exactly those.) */
+export function gateGiven(a: GateArgs): boolean {
+  return a.failOn !== undefined || a.maxCrossedRate !== undefined || a.maxOrphanRequests !== undefined || a.maxAmbiguous !== undefined || a.minIdCoverage !== undefined || a.fail === false;
+}
+
+/** The report with its gate evaluated again for these options (when any is given). */
+export function regate(report: Report, a: GateArgs): Report {
+  if (!gateGiven(a)) return report;
+  const g = gateOptionsFrom(a);
+  return { ...report, run: { ...report.run, gate: gateRun(g) }, gate: evaluateGate(g, report.findingCounts, report.channels) };
+}
+
+async function runRender(a: RenderArgs): Promise<void> {
+  if (!isFormatName(a.format)) throw new InputUsageError(`unknown format ${a.format}`);
+  if (Array.isArray(a.output)) throw new InputUsageError('--output given more than once');
+  const targets = reportTargetsFrom(a);
+  if (a.output && targets.some((t) => path.resolve(t.file) === path.resolve(a.output!))) throw new InputUsageError(`--output ${a.output} is also a --report file`);
+  // Outputs are checked (not the report read, not the baseline, not a directory) and opened first.
+  const inputs = [String(a.report_file), ...(a.baseline ? [String(a.baseline)] : [])];
+  await checkOutputs(outputList(a.output, targets), { inputs }, !a.output);
+  const outs = await openOutputs([...(a.output ? [a.output] : []), ...targets.map((t) => t.file)]);
+  try {
+    const base = await loadBaseline(a);
+    const saved = regate(await readReportFile(String(a.report_file)), a);
+    const report = applyBaseline(saved, base, a, gateGiven(a) ? gateOptionsFrom(a) : saved.run ? gateOptionsOf(saved.run.gate) : {});
+    const cwd = process.cwd();
+    const toTTY = !a.output && process.stdout.isTTY === true;
+    const chalk = makeChalk({ color: a.color, env: process.env, isTTY: toTTY });
+    const text = getFormatter(a.format as FormatName).render(report, { chalk, cwd, width: tableWidth(a) });
+    const plain = { chalk: new Chalk({ level: 0 }), cwd };
+    const main = a.output ? outs[0]! : null;
+    await writeReports(report, targets, main ? outs.slice(1) : outs, plain);
+    if (a.stepSummary) await writeStepSummary(report, process.env, plain);
+    if (main) await writeOutput(main, text);
+    else await writeStdout(text);
+    // As analyze: the verdict on stderr whatever the report's destination (docs/ci.md).
+    diag(gateVerdict(report.gate));
+    if (!report.gate.passed && report.gate.enforced) process.exitCode = EXIT_GATE;
+  } finally {
+    await abortAll(outs);
+  }
+}

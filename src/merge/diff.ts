@@ -1,0 +1,131 @@
+/**
+ * Baselines (docs/scale-out.md): findings of a head report matched against a base report by code,
+ * channel, scope and a stable key drawn from the finding's data — never by line number, which moves
+ * when lines are added above. Equal keys match in order (the n-th with the n-th). Plus the deltas of
+ * the numbers a reviewer watches: crossed rate, orphans, ambiguity, id coverage.
+ */
+import type { Finding, FindingCode } from '../report/findings.js';
+import { ALL_CODES } from '../report/findings.js';
+import type { Report } from '../report/report.js';
+import { evaluateGate, type GateOptions } from '../report/gate.js';
+
+export type BaselineState = 'new' | 'unchanged';
+
+export interface Delta {
+  base: number | null;
+  head: number | null;
+  /** head − base (rates to 1e-6), null when either side is unknown. */
+  delta: number | null;
+}
+
+export interface BaselineReport {
+  /** Counts of the listed findings (see `complete`). */
+  counts: { new: number; fixed: number; unchanged: number };
+  /** Aligned with the head report's `findings`. */
+  states: BaselineState[];
+  /** Base findings no head finding matches. */
+  fixed: Finding[];
+  /** New findings per code (what `--fail-on-new` gates on). */
+  newCounts: Partial<Record<FindingCode, number>>;
+  /** False when either report left findings out (--max-findings): only listed findings are matched. */
+  complete: boolean;
+  deltas: {
+    crossedRate: Delta;
+    orphanRequests: Delta;
+    orphanResponses: Delta;
+    ambiguous: Delta;
+    idCoverage: Delta;
+  };
+}
+
+/** Data fields that move between runs of the same problem (ages, offsets, sizes, candidate counts). */
+const VOLATILE = new Set(['ageMs', 'byteOffset', 'deny', 'bytes', 'candidates', 'shadowCaller']);
+
+/**
+ * What identifies a finding across runs: its code, channel, scope and the data that names the
+ * call (ids, callers, tools, reasons); for line-level problems the file, never the line.
+ */
+export function stableKey(f: Finding): string {
+  const data: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(f.data as unknown as Record<string, unknown>)) if (!VOLATILE.has(k)) data[k] = v;
+  const file = f.code === 'MALFORMED_LINE' || f.code === 'OVERSIZED_LINE' || f.code === 'INVALID_ID' || f.code === 'INPUT_ERROR' ? (f.locations[0]?.path ?? null) : null;
+  if (f.code === 'OVERSIZED_LINE') delete data.limit;
+  return JSON.stringify([f.code, f.channel, f.scope, data, file]);
+}
+
+export function compareReports(base: Report, head: Report): BaselineReport {
+  const pool = new Map<string, number[]>();
+  base.findings.forEach((f, i) => {
+    const k = stableKey(f);
+    let list = pool.get(k);
+    if (!list) pool.set(k, (list = []));
+    list.push(i);
+  });
+  const matched = new Set<number>();
+  const newCounts: Partial<Record<FindingCode, number>> = {};
+  const states: BaselineState[] = head.findings.map((f) => {
+    const list = pool.get(stableKey(f));
+    const i = list?.shift();
+    if (i !== undefined) {
+      matched.add(i);
+      return 'unchanged';
+    }
+    newCounts[f.code] = (newCounts[f.code] ?? 0) + 1;
+    return 'new';
+  });
+  const fixed = base.findings.filter((_, i) => !matched.has(i));
+  const ordered: Partial<Record<FindingCode, number>> = {};
+  for (const c of ALL_CODES) if (newCounts[c]) ordered[c] = newCounts[c];
+  const nNew = states.filter((s) => s === 'new').length;
+  return {
+    counts: { new: nNew, fixed: fixed.length, unchanged: states.length - nNew },
+    states,
+    fixed,
+    newCounts: ordered,
+    complete: Object.keys(base.findingsOmitted).length === 0 && Object.keys(head.findingsOmitted).length === 0,
+    deltas: {
+      crossedRate: delta(crossedRate(base), crossedRate(head), true),
+      orphanRequests: delta(sum(base, (c) => c.orphanRequests), sum(head, (c) => c.orphanRequests)),
+      orphanResponses: delta(sum(base, (c) => c.orphanResponses), sum(head, (c) => c.orphanResponses)),
+      ambiguous: delta(sum(base, (c) => c.pairs.byConfidence.ambiguous), sum(head, (c) => c.pairs.byConfidence.ambiguous)),
+      idCoverage: delta(idCoverage(base), idCoverage(head), true),
+    },
+  };
+}
+
+function delta(base: number | null, head: number | null, rate = false): Delta {
+  const d = base === null || head === null ? null : rate ? Math.round((head - base) * 1e6) / 1e6 : head - base;
+  return { base, head, delta: d };
+}
+
+const sum = (r: Report, f: (c: Report['channels'][number]) => number) => r.channels.reduce((n, c) => n + f(c), 0);
+
+function crossedRate(r: Report): number | null {
+  const comparable = sum(r, (c) => c.crossed.comparable);
+  return comparable === 0 ? null : Math.round((sum(r, (c) => c.crossed.fifo) / comparable) * 1e6) / 1e6;
+}
+
+function idCoverage(r: Report): number | null {
+  const req = sum(r, (c) => c.requests);
+  if (req === 0) return null;
+  const withId = r.mergeData
+    ? r.mergeData.channels.reduce((n, c) => n + c.requestsWithId, 0)
+    : r.channels.reduce((n, c) => n + Math.round((c.idCoverage.requests ?? 0) * c.requests), 0);
+  return Math.round((withId / req) * 1e6) / 1e6;
+}
+
+/** `report.baseline`: the comparison with a base report, and whether the gate counted new findings only. */
+export interface ReportBaseline extends BaselineReport {
+  failOnNew: boolean;
+}
+
+/**
+ * The head report with its baseline comparison attached; with `failOnNew` the gate's finding checks
+ * count new findings only (rates and totals still gate on the head's numbers).
+ */
+export function withBaseline(head: Report, base: Report, failOnNew: boolean, gate: GateOptions): Report {
+  const b = compareReports(base, head);
+  const out: Report = { ...head, baseline: { ...b, failOnNew } };
+  if (failOnNew) out.gate = evaluateGate(gate, b.newCounts, head.channels);
+  return out;
+}

@@ -1,0 +1,40 @@
+/**
+ * `callpair merge` streams: 10 000 shard reports (bench/merge-shards.mjs) merge with peak RSS under
+ * 200 MB. The merged report is written in pieces (src/merge/json-stream.ts).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, ROOT, tmpDir } from './helpers.js';
+
+const SHARDS = Number(process.env.MERGE_SHARDS ?? 10_000);
+
+describe('merge at scale', () => {
+  it(`${SHARDS} shard reports merge under 200 MB peak RSS`, () => {
+    const dir = tmpDir();
+    const gen = spawnSync(process.execPath, [path.join(ROOT, 'bench', 'merge-shards.mjs'), dir, String(SHARDS)], { encoding: 'utf8' });
+    expect(gen.status, gen.stderr).toBe(0);
+    const files = readdirSync(dir).filter((f) => f.startsWith('r-')).sort();
+    expect(files).toHaveLength(SHARDS);
+    // maxRSS of the merge process itself, measured from inside it at exit (no /usr/bin/time needed).
+    const wrapper = `process.on('exit', () => process.stderr.write('MAXRSS_KB ' + process.resourceUsage().maxRSS + '\\n'));
+process.argv = [process.argv[0], ${JSON.stringify(BIN)}, ...process.argv.slice(1)];
+await import(${JSON.stringify(BIN)});`;
+    const out = path.join(dir, 'merged.json');
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', wrapper, 'merge', ...files, '-o', out], { cwd: dir, encoding: 'utf8' });
+    // A directory argument reads its *.json reports (here the same shards: the same bytes).
+    const viaDir = path.join(dir, 'via-dir');
+    const shardDir = path.join(dir, 'shards');
+    mkdirSync(shardDir);
+    for (const f of files.slice(0, 50)) renameSync(path.join(dir, f), path.join(shardDir, f));
+    const a = spawnSync(process.execPath, [BIN, 'merge', 'shards', ...files.slice(50), '-o', viaDir], { cwd: dir, encoding: 'utf8' });
+    expect(a.status, a.stderr).toBe(0);
+    expect(readFileSync(viaDir, 'utf8')).toBe(readFileSync(out, 'utf8'));
+    expect(r.status, r.stderr).toBe(0);
+    const kb = Number(/MAXRSS_KB (\d+)/.exec(r.stderr)?.[1]);
+    expect(kb).toBeGreaterThan(0);
+    expect(kb / 1024).toBeLessThan(200);
+    expect(statSync(out).size).toBeGreaterThan(1_000_000);
+  }, 180_000);
+});

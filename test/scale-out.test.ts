@@ -1,0 +1,90 @@
+/**
+ * The map step on engines people already have (docs/scale-out.md): GNU parallel and Dask
+ * distributed shard a per-session capture tree, run `callpair analyze -f json` per shard, and
+ * `callpair merge` gives the bytes of one run. scripts/ensure-scale-out.sh (pretest) installs
+ * Debian's `parallel` and `python3-distributed` when missing; the GNU parallel test never skips,
+ * the Dask test skips only where Dask cannot be imported. The Kubernetes and GitHub Actions
+ * manifests of the docs are parsed and checked.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { BIN, ROOT, runCli, tmpDir } from './helpers.js';
+import { writeShardedCapture } from './shards.js';
+
+/** A tree of capture files, one scope set per file, and the single run's JSON report. */
+async function tree(seed: number): Promise<{ dir: string; single: string }> {
+  const dir = tmpDir();
+  writeShardedCapture(path.join(dir, 'captures'), seed, 16, seed % 2 === 0);
+  const single = path.join(dir, 'single.json');
+  const r = await runCli(['analyze', 'captures', '-f', 'json', '-o', single], { cwd: dir });
+  expect([0, 1]).toContain(r.code);
+  return { dir, single };
+}
+
+const hasDask = spawnSync('/usr/bin/python3', ['-c', 'import distributed'], { encoding: 'utf8' }).status === 0;
+
+describe('scale-out recipes', () => {
+  it('GNU parallel: shards analysed in parallel, merged = one run', async () => {
+    const { dir, single } = await tree(5);
+    const callpair = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)}`;
+    // The recipe of docs/scale-out.md: exit 1 (a shard's gate failed) still wrote the report.
+    const script = `set -eu
+mkdir -p shards
+find captures -type f -name '*.jsonl' | sort | parallel --will-cite -j 2 -N 3 '${callpair} analyze {} -f json -o shards/{#}.json || [ $? -eq 1 ]'
+${callpair} merge shards/*.json -o merged.json || [ $? -eq 1 ]`;
+    const r = spawnSync('bash', ['-c', script], { cwd: dir, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(readFileSync(path.join(dir, 'merged.json'), 'utf8')).toBe(readFileSync(single, 'utf8'));
+  }, 120_000);
+
+  it.skipIf(!hasDask)('Dask distributed: examples/dask maps analyze over shards on 2 worker processes, merged = one run', async () => {
+    const { dir, single } = await tree(8);
+    const r = spawnSync(
+      '/usr/bin/python3',
+      [path.join(ROOT, 'examples', 'dask', 'run.py'), 'captures', '--shards', '4', '--out', 'merged.json', '--workdir', path.join(dir, 'shards'), '--callpair', `${process.execPath} ${BIN}`],
+      { cwd: dir, encoding: 'utf8', timeout: 150_000 },
+    );
+    expect([0, 1], r.stderr).toContain(r.status);
+    expect(existsSync(path.join(dir, 'merged.json')), r.stderr).toBe(true);
+    expect(readFileSync(path.join(dir, 'merged.json'), 'utf8')).toBe(readFileSync(single, 'utf8'));
+  }, 180_000);
+
+  it('the Kubernetes Indexed Job and the GitHub Actions matrix in docs/scale-out.md parse and hold the key fields', () => {
+    const md = readFileSync(path.join(ROOT, 'docs', 'scale-out.md'), 'utf8');
+    const blocks = [...md.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    const docs = blocks.flatMap((b) => parseAllDocuments(b).map((d) => {
+      expect(d.errors, String(d.errors[0])).toEqual([]);
+      return d.toJS() as Record<string, any>;
+    }));
+    const job = docs.find((d) => d.kind === 'Job')!;
+    expect(job, 'an Indexed Job').toBeTruthy();
+    expect(job.apiVersion).toBe('batch/v1');
+    expect(job.spec.completionMode).toBe('Indexed');
+    expect(job.spec.completions).toBeGreaterThan(1);
+    expect(job.spec.parallelism).toBeGreaterThan(0);
+    const c = job.spec.template.spec.containers[0];
+    const cmd = [...(c.command ?? []), ...(c.args ?? [])].join(' ');
+    expect(cmd).toContain('callpair analyze');
+    expect(cmd).toContain('JOB_COMPLETION_INDEX');
+    expect(cmd).toContain('-f json');
+    expect(job.spec.template.spec.restartPolicy).toMatch(/Never|OnFailure/);
+    const merge = docs.find((d) => d.kind === 'Job' && d !== job && JSON.stringify(d).includes('callpair merge'));
+    expect(merge, 'a merge Job').toBeTruthy();
+
+    const wf = docs.find((d) => d.jobs && d.on)!;
+    expect(wf, 'a GitHub Actions workflow').toBeTruthy();
+    const shardJob = Object.values(wf.jobs).find((j: any) => j.strategy?.matrix) as any;
+    expect(shardJob.strategy.matrix.shard.length).toBeGreaterThan(1);
+    expect(JSON.stringify(shardJob.steps)).toContain('callpair analyze');
+    expect(JSON.stringify(shardJob.steps)).toContain('actions/upload-artifact');
+    const mergeJob = Object.entries(wf.jobs).find(([, j]: [string, any]) => JSON.stringify(j.steps).includes('callpair merge')) as [string, any];
+    expect(mergeJob).toBeTruthy();
+    const shardName = Object.entries(wf.jobs).find(([, j]) => j === shardJob)![0];
+    expect([].concat(mergeJob[1].needs)).toContain(shardName);
+    expect(JSON.stringify(mergeJob[1].steps)).toContain('actions/download-artifact');
+    expect(JSON.stringify(mergeJob[1].steps)).toContain('callpair render');
+  });
+});

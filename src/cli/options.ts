@@ -7,6 +7,7 @@ import type { Argv } from 'yargs';
 import { DEFAULT_MAX_FINDINGS, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_OPEN_CALLS, type AnalyzeOptions } from '../analyze.js';
 import { profileNames, UnknownProfileError } from '../profiles/index.js';
 import { InputUsageError } from '../input/sources.js';
+import { ReaderWorkerError } from '../input/parallel.js';
 import { diag, EXIT_USAGE } from './io.js';
 
 /**
@@ -85,7 +86,7 @@ export async function guarded(body: () => Promise<void>): Promise<void> {
   try {
     await body();
   } catch (e) {
-    if (e instanceof InputUsageError || e instanceof UnknownProfileError) {
+    if (e instanceof InputUsageError || e instanceof UnknownProfileError || e instanceof ReaderWorkerError) {
       diag(e.message);
       process.exitCode = EXIT_USAGE;
       return;

@@ -7,14 +7,51 @@ import { createHash } from 'node:crypto';
 import { LineEvaluator, type LineSink } from './lines.js';
 import { OP_LINE, OP_OVERSIZED, OP_SIZE, type BatchIn, type BatchOut } from './parallel-protocol.js';
 
+/**
+ * Values nested deeper than this are not sent from a worker: V8's structured clone recurses, and
+ * the main thread's deserializer overflows its stack at a few thousand levels (a `messageerror`,
+ * not an exception the worker sees). Each level takes at least 2 bytes, so only lines of
+ * 2 × MAX_SEND_DEPTH bytes or more are walked.
+ */
+export const MAX_SEND_DEPTH = 1000;
+
+/** Whether `v` nests deeper than `max` (iterative). */
+export function deeperThan(v: unknown, max: number): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  const stack: unknown[] = [v];
+  const depth: number[] = [1];
+  while (stack.length) {
+    const x = stack.pop() as object;
+    const d = depth.pop()!;
+    if (d > max) return true;
+    const kids = Array.isArray(x) ? x : Object.values(x);
+    for (const k of kids) {
+      if (k !== null && typeof k === 'object') {
+        stack.push(k);
+        depth.push(d + 1);
+      }
+    }
+  }
+  return false;
+}
+
 export class BatchEvaluator {
   private items: unknown[] = [];
+  /** In a worker: a record of the current batch nests too deep to be sent. */
+  tooDeep = false;
   private readonly ledger = { parsed: 0, unparsed: 0, malformed: 0 };
   private readonly evaluator: LineEvaluator;
 
-  constructor(needles: readonly Buffer[], validateAll: boolean, keep: ((value: unknown) => unknown) | null) {
+  constructor(
+    needles: readonly Buffer[],
+    validateAll: boolean,
+    keep: ((value: unknown) => unknown) | null,
+    /** In a worker: flag batches whose values cannot be sent (see MAX_SEND_DEPTH). */
+    checkDepth = false,
+  ) {
     const sink: LineSink = {
       record: (value, line, raw) => {
+        if (checkDepth && raw!.length >= 2 * MAX_SEND_DEPTH && deeperThan(value, MAX_SEND_DEPTH)) this.tooDeep = true;
         this.items.push(line, value, createHash('sha256').update(raw!).digest('base64'));
       },
       malformed: (line, reason, bytes) => {
@@ -29,6 +66,7 @@ export class BatchEvaluator {
 
   run(m: BatchIn): BatchOut {
     this.items = [];
+    this.tooDeep = false;
     const items = this.items;
     const ledger = this.ledger;
     ledger.parsed = ledger.unparsed = ledger.malformed = 0;

@@ -24,6 +24,14 @@ export interface BatchIn {
  */
 export interface BatchOut {
   seq: number;
+  /**
+   * Set when the worker could not send this batch's values (nested deeper than a structured clone
+   * survives): `bufs` and `ops` come back as they were sent, and the main thread evaluates the
+   * batch itself, so the report is the one `--jobs 1` gives.
+   */
+  redo?: { ops: Float64Array };
+  /** Set when the worker failed on this batch: the run ends with this message. */
+  fault?: string;
   /** The batch's buffers, handed back for reuse. */
   bufs: Uint8Array[];
   items: unknown[];

@@ -14,6 +14,11 @@ import { BatchEvaluator } from './batch.js';
 
 export type { WorkerInit } from './parallel-protocol.js';
 
+/** A reader worker failed (crashed, or sent what cannot be read): the run ends with one line, exit 2. */
+export class ReaderWorkerError extends Error {
+  override name = 'ReaderWorkerError';
+}
+
 function workerUrl(): URL {
   const u = new URL('./worker.js', import.meta.url);
   // Under a TypeScript test runner this file is src/input/parallel.ts: use the built worker.
@@ -51,13 +56,16 @@ export class WorkerPool {
           return;
         }
         slot.pending--;
+        if (out.fault !== undefined) return this.fail(new ReaderWorkerError(`a reader worker failed: ${out.fault}`));
         const h = this.handlers.get(out.seq);
         this.handlers.delete(out.seq);
         h?.(out);
       });
-      worker.on('error', (e) => this.fail(e));
+      // A message the main thread cannot deserialize would otherwise be dropped: a batch never answered.
+      worker.on('messageerror', (e) => this.fail(new ReaderWorkerError(`a reader worker sent an unreadable batch: ${e.message}`)));
+      worker.on('error', (e) => this.fail(new ReaderWorkerError(`a reader worker failed: ${e.message}`)));
       worker.on('exit', (code) => {
-        if (code !== 0) this.fail(new Error(`a reader worker exited with code ${code}`));
+        if (code !== 0) this.fail(new ReaderWorkerError(`a reader worker exited with code ${code}`));
       });
       this.slots.push(slot);
     }
@@ -65,8 +73,9 @@ export class WorkerPool {
 
   private fail(e: Error): void {
     if (this.failure) return;
-    this.failure = e;
-    this.onFailure?.(e);
+    // One line: a worker's message may hold newlines or terminal escapes from the capture.
+    this.failure = new ReaderWorkerError(e.message.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').slice(0, 300));
+    this.onFailure?.(this.failure);
   }
 
   /** Batches waiting in the least busy worker. */
@@ -125,12 +134,15 @@ export class ParallelLineReader {
       maxLineBytes: number;
       sink: LineSink;
       recycle?: (ab: ArrayBuffer) => void;
-      /** This thread evaluates a batch itself when every worker already has LOCAL_WHEN_PENDING. */
-      local?: { needles: readonly Buffer[]; validateAll: boolean; keep: ((value: unknown) => unknown) | null };
+      /**
+       * This thread evaluates a batch itself when every worker already has LOCAL_WHEN_PENDING, and
+       * any batch a worker hands back (`redo`).
+       */
+      local: { needles: readonly Buffer[]; validateAll: boolean; keep: ((value: unknown) => unknown) | null };
     },
   ) {
     this.recycle = opts.recycle ?? null;
-    this.local = opts.local ? new BatchEvaluator(opts.local.needles, opts.local.validateAll, opts.local.keep) : null;
+    this.local = new BatchEvaluator(opts.local.needles, opts.local.validateAll, opts.local.keep);
     this.maxInFlight = pool.size * 3 + 1;
     this.framer = new LineReader({
       needles: [],
@@ -149,7 +161,7 @@ export class ParallelLineReader {
 
   private readonly sink: LineSink;
   private readonly recycle: ((ab: ArrayBuffer) => void) | null;
-  private readonly local: BatchEvaluator | null;
+  private readonly local: BatchEvaluator;
 
   private line(buf: Buffer, s: number, e: number, line: number, inChunk: boolean, terminated: boolean, bytes: number): void {
     let idx: number;
@@ -242,7 +254,7 @@ export class ParallelLineReader {
     this.bufs = [];
     this.chunkIdx = -1;
     this.inFlight++;
-    if (this.local && this.pool.minPending() >= LOCAL_WHEN_PENDING) {
+    if (this.pool.minPending() >= LOCAL_WHEN_PENDING) {
       // Every worker has work queued: this thread takes this batch itself.
       const out = this.local.run(batch);
       this.done.set(out.seq, out);
@@ -253,7 +265,8 @@ export class ParallelLineReader {
       batch,
       transfer,
       (out) => {
-        this.done.set(out.seq, out);
+        // A batch the worker could not send back: evaluated here, as `--jobs 1` would.
+        this.done.set(out.seq, out.redo ? this.local.run({ seq: out.seq, bufs: out.bufs, ops: out.redo.ops }) : out);
         this.applyReady();
       },
       (e) => {

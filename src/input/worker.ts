@@ -1,22 +1,42 @@
 /**
  * A parallel-reading worker (`--jobs`): evaluates batches of lines framed by the main thread (see
  * batch.ts) and sends back, in line order, what the main thread then feeds to the profiles.
+ * A batch whose values cannot be sent comes back as `redo` (the main thread evaluates it); any
+ * other failure comes back as `fault` (the run ends with one line), never as silence.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { resolveProfiles } from '../profiles/index.js';
 import { combinedKeep } from '../profiles/keep.js';
 import { BatchEvaluator } from './batch.js';
-import type { BatchIn, WorkerInit } from './parallel-protocol.js';
+import type { BatchIn, BatchOut, WorkerInit } from './parallel-protocol.js';
 
 const init = workerData as WorkerInit;
 const evaluator = new BatchEvaluator(
   init.needles.map((n) => Buffer.from(n, 'latin1')),
   init.validateAll,
   combinedKeep(resolveProfiles(init.profile, init.profileOptions)),
+  true,
 );
 
+function redo(m: BatchIn): void {
+  const back: BatchOut = { seq: m.seq, bufs: m.bufs, items: [], parsed: 0, unparsed: 0, malformed: 0, redo: { ops: m.ops } };
+  parentPort!.postMessage(back, [...m.bufs.map((u) => u.buffer as ArrayBuffer), m.ops.buffer as ArrayBuffer]);
+}
+
 parentPort!.on('message', (m: BatchIn) => {
-  const out = evaluator.run(m);
-  parentPort!.postMessage(out, m.bufs.map((u) => u.buffer as ArrayBuffer));
+  let out: BatchOut;
+  try {
+    out = evaluator.run(m);
+  } catch (e) {
+    parentPort!.postMessage({ seq: m.seq, bufs: [], items: [], parsed: 0, unparsed: 0, malformed: 0, fault: (e as Error)?.message ?? String(e) } satisfies BatchOut);
+    return;
+  }
+  if (evaluator.tooDeep) return redo(m);
+  try {
+    parentPort!.postMessage(out, m.bufs.map((u) => u.buffer as ArrayBuffer));
+  } catch {
+    // Not serialisable after all (the check above is a bound, not a proof): the bytes go back.
+    redo(m);
+  }
 });
 parentPort!.postMessage({ ready: true });

@@ -1,0 +1,58 @@
+/**
+ * Parallel reading never hangs and never crashes on what `--jobs 1` reads (issue 16 item 7): values
+ * nested too deep for a structured clone are evaluated by the main thread, and a worker that fails
+ * ends the run with one line and exit 2.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, runCli, tmpDir } from './helpers.js';
+import { ReaderWorkerError, WorkerPool } from '../src/input/parallel.js';
+import { OP_LINE } from '../src/input/parallel-protocol.js';
+
+let base = '';
+beforeAll(() => {
+  const file = path.join(tmpDir(), 'capture.jsonl');
+  execFileSync(process.execPath, [path.join(ROOT, 'bench', 'generate.mjs'), '--size', '6', '--seed', '3', '--shape', 'line-heavy', '--out', file], { stdio: 'ignore' });
+  base = readFileSync(file, 'utf8');
+});
+
+/** The capture, then deep lines (parsed: they hold a needle), then the capture again. */
+function deepInput(levels: number): string {
+  const arr = '['.repeat(levels) + '"llm:request"' + ']'.repeat(levels);
+  const usage = '['.repeat(levels) + ']'.repeat(levels);
+  const lines = [arr, `{"event": "llm:request", "session_id": "deep", "data": {"provider": "p", "usage": ${usage}}}`, `{"event": "llm:response", "session_id": "deep", "data": {"error": ${usage}}}`];
+  return base + lines.join('\n') + '\n' + base;
+}
+
+describe('--jobs on deep nesting, from stdin', () => {
+  for (const levels of [5_000, 20_000]) {
+    it(`${levels} nested arrays: --jobs 2 finishes with the report of --jobs 1`, { timeout: 60_000 }, async () => {
+      const input = deepInput(levels);
+      const args = ['analyze', '--format', 'json', '-'];
+      const one = await runCli([...args, '--jobs', '1'], { stdin: input });
+      const two = await runCli([...args, '--jobs', '2'], { stdin: input });
+      expect(one.stderr).toBe('');
+      expect(two.stderr).toBe('');
+      expect(two.code).toBe(one.code);
+      expect(two.stdout).toBe(one.stdout);
+      expect(JSON.parse(one.stdout).totals.records).toBeGreaterThan(1000);
+    });
+  }
+});
+
+describe('a failing worker', () => {
+  it('fails the batch with one line (ReaderWorkerError), never a hang', { timeout: 30_000 }, async () => {
+    const pool = new WorkerPool(1, { profile: 'auto', profileOptions: {}, needles: ['"llm:'], validateAll: false });
+    pool.start();
+    while (pool.minPending() === Infinity) await new Promise((r) => setTimeout(r, 10));
+    // A batch naming a buffer it does not carry: the worker throws evaluating it.
+    const ops = Float64Array.from([OP_LINE, 5, 0, 10, 1, 10, 3]);
+    const err = await new Promise<Error>((resolve) => pool.submit({ seq: 0, bufs: [], ops }, [], () => resolve(new Error('answered')), resolve));
+    await pool.close();
+    expect(err).toBeInstanceOf(ReaderWorkerError);
+    expect(err.message).toMatch(/^a reader worker failed: /);
+    expect(err.message).not.toMatch(/\n/);
+  });
+});

@@ -13,6 +13,7 @@ import { readSource } from './input/read.js';
 import { WorkerPool } from './input/parallel.js';
 import { combinedKeep } from './profiles/keep.js';
 import type { LineSink } from './input/lines.js';
+import { combineRules, type ClassifyRule } from './input/classify.js';
 import { resolveProfiles, type Profile } from './profiles/index.js';
 import type { ProfileContext, RecordHandler, RecordOutcome } from './profiles/types.js';
 import { VERSION } from './version.js';
@@ -215,9 +216,13 @@ async function readOne(
   const progressIndex = position.index;
   const progressTotal = position.total;
   const handlers: Array<{ name: string; h: RecordHandler }> = [];
+  const rules: Array<ClassifyRule | undefined> = [];
   for (const p of profiles) {
     const h = p.open(source, ctx);
-    if (h) handlers.push({ name: p.name, h });
+    if (h) {
+      handlers.push({ name: p.name, h });
+      rules.push(p.classify?.[source.role]);
+    }
   }
   if (handlers.length === 0 && source.role !== 'capture') {
     // Caller and upstream logs are read first, so this stops the run before anything is reported.
@@ -263,7 +268,7 @@ async function readOne(
     },
   };
 
-  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain, progress: opts.onProgress && ((bytes) => opts.onProgress!({ path, index: progressIndex, inputs: progressTotal, bytes })), pool, keep: combinedKeep(profiles) });
+  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain, progress: opts.onProgress && ((bytes) => opts.onProgress!({ path, index: progressIndex, inputs: progressTotal, bytes })), pool, keep: combinedKeep(profiles), classify: combineRules(rules) });
   for (const { h } of handlers) h.end?.();
   if (r.error) {
     collector.add(

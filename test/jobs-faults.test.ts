@@ -49,7 +49,7 @@ describe('a failing worker', () => {
     while (pool.minPending() === Infinity) await new Promise((r) => setTimeout(r, 10));
     // A batch naming a buffer it does not carry: the worker throws evaluating it.
     const ops = Float64Array.from([OP_LINE, 5, 0, 10, 1, 10, 3]);
-    const err = await new Promise<Error>((resolve) => pool.submit({ seq: 0, bufs: [], ops }, [], () => resolve(new Error('answered')), resolve));
+    const err = await new Promise<Error>((resolve) => pool.submit({ seq: 0, classify: 'null', bufs: [], ops }, [], () => resolve(new Error('answered')), resolve));
     await pool.close();
     expect(err).toBeInstanceOf(ReaderWorkerError);
     expect(err.message).toMatch(/^a reader worker failed: /);

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { LineEvaluator, type LineSink } from './lines.js';
+import type { ClassifyRule } from './classify.js';
 import { OP_LINE, OP_OVERSIZED, OP_SIZE, type BatchIn, type BatchOut } from './parallel-protocol.js';
 
 /**
@@ -40,12 +41,14 @@ export class BatchEvaluator {
   /** In a worker: a record of the current batch nests too deep to be sent. */
   tooDeep = false;
   private readonly ledger = { parsed: 0, unparsed: 0, malformed: 0 };
-  private readonly evaluator: LineEvaluator;
+  private readonly sink: LineSink;
+  /** One evaluator per classify rule set (batches name theirs: it is per source). */
+  private readonly evaluators = new Map<string, LineEvaluator>();
 
   constructor(
-    needles: readonly Buffer[],
-    validateAll: boolean,
-    keep: ((value: unknown) => unknown) | null,
+    private readonly needles: readonly Buffer[],
+    private readonly validateAll: boolean,
+    private readonly keep: ((value: unknown) => unknown) | null,
     /** In a worker: flag batches whose values cannot be sent (see MAX_SEND_DEPTH). */
     checkDepth = false,
   ) {
@@ -61,7 +64,16 @@ export class BatchEvaluator {
         // Framing (and so oversized lines) is the main thread's.
       },
     };
-    this.evaluator = new LineEvaluator(needles, validateAll, sink, this.ledger, keep);
+    this.sink = sink;
+  }
+
+  private evaluatorFor(classify: string): LineEvaluator {
+    let ev = this.evaluators.get(classify);
+    if (!ev) {
+      ev = new LineEvaluator(this.needles, this.validateAll, this.sink, this.ledger, this.keep, JSON.parse(classify) as ClassifyRule[] | null);
+      this.evaluators.set(classify, ev);
+    }
+    return ev;
   }
 
   run(m: BatchIn): BatchOut {
@@ -72,6 +84,7 @@ export class BatchEvaluator {
     ledger.parsed = ledger.unparsed = ledger.malformed = 0;
     const bufs = m.bufs.map((u) => Buffer.from(u.buffer, u.byteOffset, u.byteLength));
     const ops = m.ops;
+    const evaluator = this.evaluatorFor(m.classify);
     let cur = -1;
     for (let i = 0; i < ops.length; i += OP_SIZE) {
       const kind = ops[i]!;
@@ -83,10 +96,10 @@ export class BatchEvaluator {
       const b = ops[i + 1]!;
       if (b !== cur) {
         cur = b;
-        this.evaluator.newChunk();
+        evaluator.newChunk();
       }
       const flags = ops[i + 6]!;
-      this.evaluator.line(bufs[b]!, ops[i + 2]!, ops[i + 3]!, ops[i + 4]!, (flags & 1) !== 0, (flags & 2) !== 0, ops[i + 5]!);
+      evaluator.line(bufs[b]!, ops[i + 2]!, ops[i + 3]!, ops[i + 4]!, (flags & 1) !== 0, (flags & 2) !== 0, ops[i + 5]!);
     }
     return { seq: m.seq, bufs: m.bufs, items, parsed: ledger.parsed, unparsed: ledger.unparsed, malformed: ledger.malformed };
   }

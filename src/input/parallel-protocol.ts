@@ -14,6 +14,8 @@ export const OP_OVERSIZED = 2;
 
 export interface BatchIn {
   seq: number;
+  /** The source's classify rules as JSON (`null`: needles only). */
+  classify: string;
   bufs: Uint8Array[];
   ops: Float64Array;
 }

@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { LineReader, type LineLedger, type LineSink } from './lines.js';
 import { OP_LINE, OP_OVERSIZED, OP_SIZE, type BatchIn, type BatchOut, type WorkerInit } from './parallel-protocol.js';
 import { BatchEvaluator } from './batch.js';
+import type { ClassifyRule } from './classify.js';
 
 export type { WorkerInit } from './parallel-protocol.js';
 
@@ -139,10 +140,13 @@ export class ParallelLineReader {
        * any batch a worker hands back (`redo`).
        */
       local: { needles: readonly Buffer[]; validateAll: boolean; keep: ((value: unknown) => unknown) | null };
+      /** The source's classify rules (classify.ts), or null. */
+      classify?: readonly ClassifyRule[] | null;
     },
   ) {
     this.recycle = opts.recycle ?? null;
     this.local = new BatchEvaluator(opts.local.needles, opts.local.validateAll, opts.local.keep);
+    this.classify = JSON.stringify(opts.classify ?? null);
     this.maxInFlight = pool.size * 3 + 1;
     this.framer = new LineReader({
       needles: [],
@@ -162,6 +166,7 @@ export class ParallelLineReader {
   private readonly sink: LineSink;
   private readonly recycle: ((ab: ArrayBuffer) => void) | null;
   private readonly local: BatchEvaluator;
+  private readonly classify: string;
 
   private line(buf: Buffer, s: number, e: number, line: number, inChunk: boolean, terminated: boolean, bytes: number): void {
     let idx: number;
@@ -249,7 +254,7 @@ export class ParallelLineReader {
     }
     const ops = Float64Array.from(this.ops);
     transfer.push(ops.buffer);
-    const batch: BatchIn = { seq: this.seq++, bufs, ops };
+    const batch: BatchIn = { seq: this.seq++, classify: this.classify, bufs, ops };
     this.ops = [];
     this.bufs = [];
     this.chunkIdx = -1;
@@ -266,7 +271,7 @@ export class ParallelLineReader {
       transfer,
       (out) => {
         // A batch the worker could not send back: evaluated here, as `--jobs 1` would.
-        this.done.set(out.seq, out.redo ? this.local.run({ seq: out.seq, bufs: out.bufs, ops: out.redo.ops }) : out);
+        this.done.set(out.seq, out.redo ? this.local.run({ seq: out.seq, classify: this.classify, bufs: out.bufs, ops: out.redo.ops }) : out);
         this.applyReady();
       },
       (e) => {
@@ -293,7 +298,7 @@ export class ParallelLineReader {
         for (let i = 0; i < it.length; i += 3) {
           const k = it[i] as number;
           if (k > 0) this.sink.record(it[i + 1], k, null, it[i + 2] as string);
-          else if (k < 0) this.sink.malformed(-k, it[i + 1] as 'invalid-json' | 'truncated', it[i + 2] as number);
+          else if (k < 0) this.sink.malformed(-k, it[i + 1] as 'invalid-json' | 'truncated' | 'duplicate-key', it[i + 2] as number);
           else this.sink.oversized(it[i + 1] as number, it[i + 2] as number);
         }
       }

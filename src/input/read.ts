@@ -11,6 +11,7 @@ import type { Source } from './sources.js';
 import { LineReader, type LineLedger, type LineSink } from './lines.js';
 import type { DocumentReader } from './documents.js';
 import { ParallelLineReader, type WorkerPool } from './parallel.js';
+import type { ClassifyRule } from './classify.js';
 
 export interface ReadOptions {
   needles: readonly Buffer[];
@@ -27,6 +28,8 @@ export interface ReadOptions {
   /** The profiles' combined `keep` (null: whole values). */
   keep?: ((value: unknown) => unknown) | null;
   parallelMinBytes?: number;
+  /** Where this source's profiles keep a record's kind (classify.ts), or null: needles only. */
+  classify?: readonly ClassifyRule[] | null;
 }
 
 export interface ReadResult {
@@ -166,8 +169,16 @@ export async function readSource(source: Source, sink: LineSink, opts: ReadOptio
                   sink,
                   recycle: gzip ? undefined : (ab) => recycler.give(ab),
                   local: { needles: opts.needles, validateAll: opts.validateAll, keep: opts.keep ?? null },
+                  classify: opts.classify ?? null,
                 })
-              : new LineReader({ needles: opts.needles, maxLineBytes: opts.maxLineBytes, validateAll: opts.validateAll, sink, keep: opts.keep });
+              : new LineReader({
+                  needles: opts.needles,
+                  maxLineBytes: opts.maxLineBytes,
+                  validateAll: opts.validateAll,
+                  sink,
+                  keep: opts.keep,
+                  classify: opts.classify ?? null,
+                });
       }
       const wait = reader.push(chunk);
       if (wait) await wait;

@@ -57,8 +57,12 @@ export interface FindingDataMap {
   DUPLICATE_ID: { id: string; caller: string };
   DUPLICATE_TERMINAL: { id: string; caller: string };
   INVALID_ID: InvalidIdInfo;
-  /** `unusable`: valid JSON that no profile could handle (counted as an ignored record). */
-  MALFORMED_LINE: { reason: 'invalid-json' | 'truncated' | 'not-an-object' | 'unusable'; bytes: number };
+  /**
+   * `unusable`: valid JSON that no profile could handle (counted as an ignored record);
+   * `duplicate-key` (`--validate-all`): valid JSON holding a key the reader classifies by twice at
+   * top level (read as JSON.parse reads it, the last one; the fast path reads the first).
+   */
+  MALFORMED_LINE: { reason: 'invalid-json' | 'truncated' | 'not-an-object' | 'unusable' | 'duplicate-key'; bytes: number };
   OVERSIZED_LINE: { bytes: number; limit: number };
   /** `path`: the input (or directory entry) that failed; `byteOffset`: bytes read from it before the failure. */
   INPUT_ERROR: { error: string; byteOffset: number | null; path?: string };

@@ -303,6 +303,14 @@ export class LineClassifier {
 /** End (after the closing quote) of the string starting at `i` (a quote), or -1 before `lim`. */
 function skipString(buf: Buffer, i: number, lim: number): number {
   let p = i + 1;
+  // Short strings (most keys and envelope values): a loop beats a native indexOf call.
+  const near = p + 48 < lim ? p + 48 : lim;
+  for (; p < near; p++) {
+    const c = buf[p]!;
+    if (c === QUOTE) return p + 1;
+    if (c === BSLASH) break;
+  }
+  if (p >= lim) return -1;
   for (;;) {
     const q = buf.indexOf(QUOTE, p);
     if (q < 0 || q >= lim) return -1;

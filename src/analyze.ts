@@ -14,6 +14,7 @@ import { WorkerPool } from './input/parallel.js';
 import { combinedKeep } from './profiles/keep.js';
 import type { LineSink } from './input/lines.js';
 import { combineRules, type ClassifyRule } from './input/classify.js';
+import { profileKeeps } from './profiles/keep.js';
 import { resolveProfiles, type Profile } from './profiles/index.js';
 import type { ProfileContext, RecordHandler, RecordOutcome } from './profiles/types.js';
 import { VERSION } from './version.js';
@@ -216,12 +217,12 @@ async function readOne(
   const progressIndex = position.index;
   const progressTotal = position.total;
   const handlers: Array<{ name: string; h: RecordHandler }> = [];
-  const rules: Array<ClassifyRule | undefined> = [];
+  const rules: Array<{ profile: string; rule: ClassifyRule | undefined }> = [];
   for (const p of profiles) {
     const h = p.open(source, ctx);
     if (h) {
       handlers.push({ name: p.name, h });
-      rules.push(p.classify?.[source.role]);
+      rules.push({ profile: p.name, rule: p.classify?.[source.role] });
     }
   }
   if (handlers.length === 0 && source.role !== 'capture') {
@@ -268,7 +269,7 @@ async function readOne(
     },
   };
 
-  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain, progress: opts.onProgress && ((bytes) => opts.onProgress!({ path, index: progressIndex, inputs: progressTotal, bytes })), pool, keep: combinedKeep(profiles), classify: combineRules(rules) });
+  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain, progress: opts.onProgress && ((bytes) => opts.onProgress!({ path, index: progressIndex, inputs: progressTotal, bytes })), pool, keep: combinedKeep(profiles), classify: combineRules(rules), keeps: profileKeeps(profiles) });
   for (const { h } of handlers) h.end?.();
   if (r.error) {
     collector.add(

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { LineEvaluator, type LineSink } from './lines.js';
-import type { ClassifyRule } from './classify.js';
+import type { SourceRule } from './classify.js';
 import { OP_LINE, OP_OVERSIZED, OP_SIZE, type BatchIn, type BatchOut } from './parallel-protocol.js';
 
 /**
@@ -51,6 +51,8 @@ export class BatchEvaluator {
     private readonly keep: ((value: unknown) => unknown) | null,
     /** In a worker: flag batches whose values cannot be sent (see MAX_SEND_DEPTH). */
     checkDepth = false,
+    /** Each profile's own `keep` (see LineEvaluator). */
+    private readonly keeps: ReadonlyMap<string, (value: unknown) => unknown> | null = null,
   ) {
     const sink: LineSink = {
       record: (value, line, raw) => {
@@ -70,7 +72,7 @@ export class BatchEvaluator {
   private evaluatorFor(classify: string): LineEvaluator {
     let ev = this.evaluators.get(classify);
     if (!ev) {
-      ev = new LineEvaluator(this.needles, this.validateAll, this.sink, this.ledger, this.keep, JSON.parse(classify) as ClassifyRule[] | null);
+      ev = new LineEvaluator(this.needles, this.validateAll, this.sink, this.ledger, this.keep, JSON.parse(classify) as SourceRule[] | null, this.keeps);
       this.evaluators.set(classify, ev);
     }
     return ev;

@@ -114,12 +114,16 @@ export class LineClassifier {
 
   /** The profiles' decision from the keys seen so far; -1 while it depends on a key not yet seen. */
   private decide(buf: Buffer, complete: boolean): number {
-    for (const r of this.rules) {
+    for (let i = 0; i < this.rules.length; i++) {
+      const r = this.rules[i]!;
       const st = this.state[r.k]!;
       if (st === NOT_SEEN && !complete) return -1;
       if (st === STRING) {
         const d = this.decoded[r.k];
-        if (d != null ? matchesText(d, r) : this.matches(buf, this.vs[r.k]!, this.ve[r.k]!, r)) return PARSE;
+        if (d != null ? matchesText(d, r) : this.matches(buf, this.vs[r.k]!, this.ve[r.k]!, r)) {
+          this.parsedBy = i;
+          return PARSE;
+        }
         if (r.otherSkips) return SKIP;
       } else if (r.absentSkips) return SKIP;
     }
@@ -167,8 +171,12 @@ export class LineClassifier {
     }
   }
 
+  /** After a PARSE verdict: the index of the rule (handler) that claims the line. */
+  parsedBy = -1;
+
   /** `s..e`: the line without its leading blanks and CR. */
   verdict(buf: Buffer, s: number, e: number): Verdict {
+    this.parsedBy = -1;
     if (buf[s] !== LBRACE) return FALLBACK;
     this.state.fill(NOT_SEEN);
     const lim = e - s > SCAN_BUDGET ? s + SCAN_BUDGET : e;
@@ -353,11 +361,16 @@ function skipValue(buf: Buffer, i: number, lim: number): number {
   return -1;
 }
 
+/** A rule of one of a source's handlers, with the name of the profile that declared it. */
+export interface SourceRule extends ClassifyRule {
+  profile: string;
+}
+
 /**
  * The rules of a source's handlers, in handler order; null when some handler declares none for
  * the source's role (no fast path).
  */
-export function combineRules(rules: ReadonlyArray<ClassifyRule | undefined>): ClassifyRule[] | null {
-  if (rules.length === 0 || rules.some((r) => r === undefined)) return null;
-  return rules as ClassifyRule[];
+export function combineRules(rules: ReadonlyArray<{ profile: string; rule: ClassifyRule | undefined }>): SourceRule[] | null {
+  if (rules.length === 0 || rules.some((r) => r.rule === undefined)) return null;
+  return rules.map((r) => ({ ...r.rule!, profile: r.profile }));
 }

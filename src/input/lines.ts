@@ -19,7 +19,7 @@ export interface LineLedger {
   bytes: number;
 }
 
-import { FALLBACK, LineClassifier, PARSE, SKIP, type ClassifyRule } from './classify.js';
+import { FALLBACK, LineClassifier, PARSE, SKIP, type SourceRule } from './classify.js';
 
 export interface LineSink {
   /**
@@ -51,7 +51,9 @@ export interface LineReaderOptions {
   /** The profiles' combined `keep` pruning (see parseKept), or null to hand over whole values. */
   keep?: ((value: unknown) => unknown) | null;
   /** Where this source's profiles keep the kind of a record (classify.ts), or null: needles only. */
-  classify?: readonly ClassifyRule[] | null;
+  classify?: readonly SourceRule[] | null;
+  /** Each profile's own `keep`, by name: a line the first handler's rule claims is pruned by it. */
+  keeps?: ReadonlyMap<string, (value: unknown) => unknown> | null;
 }
 
 const NL = 0x0a;
@@ -75,7 +77,7 @@ export class LineReader {
     this.max = opts.maxLineBytes;
     this.sink = opts.sink;
     this.dispatch = opts.dispatch ?? null;
-    this.eval = this.dispatch ? null : new LineEvaluator(opts.needles, opts.validateAll, opts.sink, this.ledger, opts.keep ?? null, opts.classify ?? null);
+    this.eval = this.dispatch ? null : new LineEvaluator(opts.needles, opts.validateAll, opts.sink, this.ledger, opts.keep ?? null, opts.classify ?? null, opts.keeps ?? null);
     if (opts.bom === false) this.first = false;
   }
 
@@ -253,7 +255,8 @@ export class LineEvaluator {
     private readonly sink: LineSink,
     private readonly ledger: Pick<LineLedger, 'parsed' | 'unparsed' | 'malformed'>,
     private readonly keep: ((value: unknown) => unknown) | null = null,
-    classify: readonly ClassifyRule[] | null = null,
+    classify: readonly SourceRule[] | null = null,
+    keeps: ReadonlyMap<string, (value: unknown) => unknown> | null = null,
   ) {
     this.groups = groupNeedles(needles);
     this.at = this.groups.map(() => -1);
@@ -261,7 +264,12 @@ export class LineEvaluator {
     this.validateAll = validateAll;
     this.all = validateAll || this.groups.length === 0;
     this.cls = classify && classify.length ? new LineClassifier(classify) : null;
+    // A line the first handler's rule claims reaches that handler first, and it claims it: its own
+    // pruning is enough (and lets parseKept skip decoding what it never reads, e.g. `data.raw`).
+    this.firstKeep = classify && classify.length ? (keeps?.get(classify[0]!.profile) ?? null) : null;
   }
+
+  private readonly firstKeep: ((value: unknown) => unknown) | null;
 
   /** Call before the lines of a new buffer (the needle positions cached are per buffer). */
   newChunk(): void {
@@ -270,19 +278,14 @@ export class LineEvaluator {
 
   /** `s..e` is the line without CR and leading blanks; `bytes` its length as reported. */
   line(buf: Buffer, s: number, e: number, n: number, inChunk: boolean, terminated: boolean, bytes: number): void {
-    if (!this.all && this.classified(buf, s, e, inChunk) === SKIP) {
-      if (!terminated && !looksComplete(buf, s, e)) {
-        // A crash mid-write: the last line is cut. Counted as malformed, whatever it held.
-        this.ledger.malformed++;
-        this.sink.malformed(n, 'truncated', bytes);
-        return;
-      }
-      this.ledger.unparsed++;
-      return;
+    let keep = this.keep;
+    if (!this.all) {
+      if (this.classified(buf, s, e, inChunk) === SKIP) return this.skipped(buf, s, e, n, terminated, bytes);
+      if (this.firstKeep && this.cls!.parsedBy === 0) keep = this.firstKeep;
     }
     let value: unknown;
     try {
-      value = this.keep ? parseKept(buf, s, e, this.keep) : JSON.parse(buf.toString('utf8', s, e));
+      value = keep ? parseKept(buf, s, e, keep) : JSON.parse(buf.toString('utf8', s, e));
     } catch {
       this.ledger.malformed++;
       this.sink.malformed(n, terminated ? 'invalid-json' : 'truncated', bytes);
@@ -291,6 +294,17 @@ export class LineEvaluator {
     if (this.validateAll && this.cls?.repeatedKey(buf, s, e)) this.sink.malformed(n, 'duplicate-key', bytes);
     this.ledger.parsed++;
     this.sink.record(value, n, buf.subarray(s, e));
+  }
+
+  /** A line no profile reads: counted, not parsed (a cut last line is malformed, whatever it held). */
+  private skipped(buf: Buffer, s: number, e: number, n: number, terminated: boolean, bytes: number): void {
+    if (!terminated && !looksComplete(buf, s, e)) {
+      // A crash mid-write: the last line is cut. Counted as malformed, whatever it held.
+      this.ledger.malformed++;
+      this.sink.malformed(n, 'truncated', bytes);
+      return;
+    }
+    this.ledger.unparsed++;
   }
 
   /** PARSE or SKIP: by the key where the profiles keep it, else (FALLBACK) by the needles. */

@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { LineReader, type LineLedger, type LineSink } from './lines.js';
 import { OP_LINE, OP_OVERSIZED, OP_SIZE, type BatchIn, type BatchOut, type WorkerInit } from './parallel-protocol.js';
 import { BatchEvaluator } from './batch.js';
-import type { ClassifyRule } from './classify.js';
+import type { SourceRule } from './classify.js';
 
 export type { WorkerInit } from './parallel-protocol.js';
 
@@ -139,13 +139,18 @@ export class ParallelLineReader {
        * This thread evaluates a batch itself when every worker already has LOCAL_WHEN_PENDING, and
        * any batch a worker hands back (`redo`).
        */
-      local: { needles: readonly Buffer[]; validateAll: boolean; keep: ((value: unknown) => unknown) | null };
+      local: {
+        needles: readonly Buffer[];
+        validateAll: boolean;
+        keep: ((value: unknown) => unknown) | null;
+        keeps?: ReadonlyMap<string, (value: unknown) => unknown> | null;
+      };
       /** The source's classify rules (classify.ts), or null. */
-      classify?: readonly ClassifyRule[] | null;
+      classify?: readonly SourceRule[] | null;
     },
   ) {
     this.recycle = opts.recycle ?? null;
-    this.local = new BatchEvaluator(opts.local.needles, opts.local.validateAll, opts.local.keep);
+    this.local = new BatchEvaluator(opts.local.needles, opts.local.validateAll, opts.local.keep, false, opts.local.keeps ?? null);
     this.classify = JSON.stringify(opts.classify ?? null);
     this.maxInFlight = pool.size * 3 + 1;
     this.framer = new LineReader({

@@ -11,7 +11,7 @@ import type { Source } from './sources.js';
 import { LineReader, type LineLedger, type LineSink } from './lines.js';
 import type { DocumentReader } from './documents.js';
 import { ParallelLineReader, type WorkerPool } from './parallel.js';
-import type { ClassifyRule } from './classify.js';
+import type { SourceRule } from './classify.js';
 
 export interface ReadOptions {
   needles: readonly Buffer[];
@@ -29,7 +29,9 @@ export interface ReadOptions {
   keep?: ((value: unknown) => unknown) | null;
   parallelMinBytes?: number;
   /** Where this source's profiles keep a record's kind (classify.ts), or null: needles only. */
-  classify?: readonly ClassifyRule[] | null;
+  classify?: readonly SourceRule[] | null;
+  /** Each profile's own `keep`, by name (see LineEvaluator). */
+  keeps?: ReadonlyMap<string, (value: unknown) => unknown> | null;
 }
 
 export interface ReadResult {
@@ -168,7 +170,7 @@ export async function readSource(source: Source, sink: LineSink, opts: ReadOptio
                   maxLineBytes: opts.maxLineBytes,
                   sink,
                   recycle: gzip ? undefined : (ab) => recycler.give(ab),
-                  local: { needles: opts.needles, validateAll: opts.validateAll, keep: opts.keep ?? null },
+                  local: { needles: opts.needles, validateAll: opts.validateAll, keep: opts.keep ?? null, keeps: opts.keeps ?? null },
                   classify: opts.classify ?? null,
                 })
               : new LineReader({
@@ -178,6 +180,7 @@ export async function readSource(source: Source, sink: LineSink, opts: ReadOptio
                   sink,
                   keep: opts.keep,
                   classify: opts.classify ?? null,
+                  keeps: opts.keeps ?? null,
                 });
       }
       const wait = reader.push(chunk);

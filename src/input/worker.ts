@@ -6,16 +6,18 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { resolveProfiles } from '../profiles/index.js';
-import { combinedKeep } from '../profiles/keep.js';
+import { combinedKeep, profileKeeps } from '../profiles/keep.js';
 import { BatchEvaluator } from './batch.js';
 import type { BatchIn, BatchOut, WorkerInit } from './parallel-protocol.js';
 
 const init = workerData as WorkerInit;
+const profiles = resolveProfiles(init.profile, init.profileOptions);
 const evaluator = new BatchEvaluator(
   init.needles.map((n) => Buffer.from(n, 'latin1')),
   init.validateAll,
-  combinedKeep(resolveProfiles(init.profile, init.profileOptions)),
+  combinedKeep(profiles),
   true,
+  profileKeeps(profiles),
 );
 
 function redo(m: BatchIn): void {

@@ -41,3 +41,10 @@ export function combinedKeep(profiles: readonly Profile[]): ((value: unknown) =>
     return acc;
   };
 }
+
+/** Each profile's own `keep`, by profile name (the reader prunes a line a classify rule gave to one profile). */
+export function profileKeeps(profiles: readonly Profile[]): Map<string, (value: unknown) => unknown> {
+  const m = new Map<string, (value: unknown) => unknown>();
+  for (const p of profiles) if (p.keep) m.set(p.name, p.keep.bind(p));
+  return m;
+}

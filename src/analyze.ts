@@ -306,5 +306,6 @@ function makePool(opts: AnalyzeOptions, needles: readonly Buffer[]): WorkerPool 
     profileOptions: opts.profileOptions ?? {},
     needles: needles.map((n) => n.toString('latin1')),
     validateAll: opts.validateAll ?? false,
+    maxLineBytes: opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
   });
 }

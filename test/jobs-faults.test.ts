@@ -9,7 +9,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, runCli, tmpDir } from './helpers.js';
 import { ReaderWorkerError, WorkerPool } from '../src/input/parallel.js';
-import { OP_LINE } from '../src/input/parallel-protocol.js';
+import type { BatchOut } from '../src/input/parallel-protocol.js';
 
 let base = '';
 beforeAll(() => {
@@ -42,14 +42,29 @@ describe('--jobs on deep nesting, from stdin', () => {
   }
 });
 
-describe('a failing worker', () => {
-  it('fails the batch with one line (ReaderWorkerError), never a hang', { timeout: 30_000 }, async () => {
-    const pool = new WorkerPool(1, { profile: 'auto', profileOptions: {}, needles: ['"llm:'], validateAll: false });
+describe('a worker given values too deep to send', () => {
+  it('hands the batch back (redo) instead of sending what the main thread cannot read', { timeout: 30_000 }, async () => {
+    const pool = new WorkerPool(1, { profile: 'auto', profileOptions: {}, needles: ['"llm:'], validateAll: false, maxLineBytes: 1 << 20 });
     pool.start();
     while (pool.minPending() === Infinity) await new Promise((r) => setTimeout(r, 10));
-    // A batch naming a buffer it does not carry: the worker throws evaluating it.
-    const ops = Float64Array.from([OP_LINE, 5, 0, 10, 1, 10, 3]);
-    const err = await new Promise<Error>((resolve) => pool.submit({ seq: 0, classify: 'null', bufs: [], ops }, [], () => resolve(new Error('answered')), resolve));
+    const n = 5000;
+    const text = `{"event": "llm:request", "data": {"usage": ${'['.repeat(n)}${']'.repeat(n)}}}\n{"event": "llm:response"}\n`;
+    const buf = new Uint8Array(Buffer.from(text));
+    const out = await new Promise<BatchOut>((resolve, reject) => pool.submit({ seq: 0, classify: 'null', buf, start: 0, end: buf.length }, [buf.buffer], resolve, reject));
+    await pool.close();
+    expect(out.redo).toEqual({ start: 0, end: text.length });
+    expect(Buffer.from(out.buf).toString()).toBe(text);
+  });
+});
+
+describe('a failing worker', () => {
+  it('fails the batch with one line (ReaderWorkerError), never a hang', { timeout: 30_000 }, async () => {
+    const pool = new WorkerPool(1, { profile: 'auto', profileOptions: {}, needles: ['"llm:'], validateAll: false, maxLineBytes: 1 << 20 });
+    pool.start();
+    while (pool.minPending() === Infinity) await new Promise((r) => setTimeout(r, 10));
+    // A batch without its buffer: the worker throws evaluating it.
+    const bad = { seq: 0, classify: 'null', buf: null as unknown as Uint8Array, start: 0, end: 10 };
+    const err = await new Promise<Error>((resolve) => pool.submit(bad, [], () => resolve(new Error('answered')), resolve));
     await pool.close();
     expect(err).toBeInstanceOf(ReaderWorkerError);
     expect(err.message).toMatch(/^a reader worker failed: /);

@@ -1,12 +1,13 @@
 /**
- * Evaluating one batch of framed lines (parallel reading): in a worker, or in the main thread when
- * the workers are busy. The needle test, decode and JSON.parse (with the profiles' `keep`), and a
- * SHA-256 of each record's bytes, so every record of a file reaches the profiles the same way.
+ * Evaluating one batch of whole lines (parallel reading), in a worker or in the main thread: the
+ * same LineReader as `--jobs 1` (CR, blank, oversized, classification or needles, JSON.parse with
+ * `keep`), with line numbers counted from 1 within the batch, and a SHA-256 of each record's bytes
+ * (so every record of a file reaches the profiles the same way, whoever read it).
  */
 import { createHash } from 'node:crypto';
-import { LineEvaluator, type LineSink } from './lines.js';
+import { LineReader, type LineSink } from './lines.js';
 import type { SourceRule } from './classify.js';
-import { OP_LINE, OP_OVERSIZED, OP_SIZE, type BatchIn, type BatchOut } from './parallel-protocol.js';
+import type { BatchIn, BatchOut } from './parallel-protocol.js';
 
 /**
  * Values nested deeper than this are not sent from a worker: V8's structured clone recurses, and
@@ -36,25 +37,26 @@ export function deeperThan(v: unknown, max: number): boolean {
   return false;
 }
 
+export interface BatchOptions {
+  needles: readonly Buffer[];
+  validateAll: boolean;
+  maxLineBytes: number;
+  keep: ((value: unknown) => unknown) | null;
+  keeps?: ReadonlyMap<string, (value: unknown) => unknown> | null;
+  /** In a worker: flag batches whose values cannot be sent (see MAX_SEND_DEPTH). */
+  checkDepth?: boolean;
+}
+
 export class BatchEvaluator {
   private items: unknown[] = [];
   /** In a worker: a record of the current batch nests too deep to be sent. */
   tooDeep = false;
-  private readonly ledger = { parsed: 0, unparsed: 0, malformed: 0 };
   private readonly sink: LineSink;
-  /** One evaluator per classify rule set (batches name theirs: it is per source). */
-  private readonly evaluators = new Map<string, LineEvaluator>();
+  private readonly rules = new Map<string, SourceRule[] | null>();
 
-  constructor(
-    private readonly needles: readonly Buffer[],
-    private readonly validateAll: boolean,
-    private readonly keep: ((value: unknown) => unknown) | null,
-    /** In a worker: flag batches whose values cannot be sent (see MAX_SEND_DEPTH). */
-    checkDepth = false,
-    /** Each profile's own `keep` (see LineEvaluator). */
-    private readonly keeps: ReadonlyMap<string, (value: unknown) => unknown> | null = null,
-  ) {
-    const sink: LineSink = {
+  constructor(private readonly opts: BatchOptions) {
+    const checkDepth = opts.checkDepth ?? false;
+    this.sink = {
       record: (value, line, raw) => {
         if (checkDepth && raw!.length >= 2 * MAX_SEND_DEPTH && deeperThan(value, MAX_SEND_DEPTH)) this.tooDeep = true;
         this.items.push(line, value, createHash('sha256').update(raw!).digest('base64'));
@@ -62,47 +64,46 @@ export class BatchEvaluator {
       malformed: (line, reason, bytes) => {
         this.items.push(-line, reason, bytes);
       },
-      oversized() {
-        // Framing (and so oversized lines) is the main thread's.
+      oversized: (line, bytes) => {
+        this.items.push(0, line, bytes);
       },
     };
-    this.sink = sink;
   }
 
-  private evaluatorFor(classify: string): LineEvaluator {
-    let ev = this.evaluators.get(classify);
-    if (!ev) {
-      ev = new LineEvaluator(this.needles, this.validateAll, this.sink, this.ledger, this.keep, JSON.parse(classify) as SourceRule[] | null, this.keeps);
-      this.evaluators.set(classify, ev);
+  private rulesFor(classify: string): SourceRule[] | null {
+    let r = this.rules.get(classify);
+    if (r === undefined) {
+      r = JSON.parse(classify) as SourceRule[] | null;
+      this.rules.set(classify, r);
     }
-    return ev;
+    return r;
   }
 
-  run(m: BatchIn): BatchOut {
+  /** `final`: the batch's last line has no newline (the end of the input). */
+  run(m: BatchIn, final = false): BatchOut {
     this.items = [];
     this.tooDeep = false;
-    const items = this.items;
-    const ledger = this.ledger;
-    ledger.parsed = ledger.unparsed = ledger.malformed = 0;
-    const bufs = m.bufs.map((u) => Buffer.from(u.buffer, u.byteOffset, u.byteLength));
-    const ops = m.ops;
-    const evaluator = this.evaluatorFor(m.classify);
-    let cur = -1;
-    for (let i = 0; i < ops.length; i += OP_SIZE) {
-      const kind = ops[i]!;
-      if (kind === OP_OVERSIZED) {
-        items.push(0, ops[i + 4]!, ops[i + 5]!);
-        continue;
-      }
-      if (kind !== OP_LINE) continue;
-      const b = ops[i + 1]!;
-      if (b !== cur) {
-        cur = b;
-        evaluator.newChunk();
-      }
-      const flags = ops[i + 6]!;
-      evaluator.line(bufs[b]!, ops[i + 2]!, ops[i + 3]!, ops[i + 4]!, (flags & 1) !== 0, (flags & 2) !== 0, ops[i + 5]!);
-    }
-    return { seq: m.seq, bufs: m.bufs, items, parsed: ledger.parsed, unparsed: ledger.unparsed, malformed: ledger.malformed };
+    const o = this.opts;
+    const reader = new LineReader({
+      needles: o.needles,
+      maxLineBytes: o.maxLineBytes,
+      validateAll: o.validateAll,
+      sink: this.sink,
+      keep: o.keep,
+      keeps: o.keeps ?? null,
+      classify: this.rulesFor(m.classify),
+      bom: false,
+    });
+    const buf = Buffer.from(m.buf.buffer, m.buf.byteOffset, m.buf.byteLength);
+    // Every line of the batch ends with a newline (but a final one): nothing is held back.
+    reader.push(buf.subarray(m.start, m.end));
+    if (final) reader.end();
+    const l = reader.ledger;
+    return {
+      seq: m.seq,
+      buf: m.buf,
+      items: this.items,
+      ledger: { lines: l.lines, blank: l.blank, malformed: l.malformed, oversized: l.oversized, parsed: l.parsed, unparsed: l.unparsed },
+    };
   }
 }

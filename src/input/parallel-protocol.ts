@@ -5,39 +5,39 @@ export interface WorkerInit {
   profileOptions: Record<string, unknown>;
   needles: string[];
   validateAll: boolean;
+  maxLineBytes: number;
 }
 
-/** One op is OP_SIZE numbers: kind, buffer index, start, end, line, bytes, flags (1 in chunk, 2 terminated). */
-export const OP_SIZE = 7;
-export const OP_LINE = 1;
-export const OP_OVERSIZED = 2;
-
+/**
+ * A run of whole lines: `buf[start..end)`, every line ending with a newline. The buffer is
+ * transferred (a file's read buffer: no copy) and handed back with the answer for reuse.
+ */
 export interface BatchIn {
   seq: number;
   /** The source's classify rules as JSON (`null`: needles only). */
   classify: string;
-  bufs: Uint8Array[];
-  ops: Float64Array;
+  buf: Uint8Array;
+  start: number;
+  end: number;
 }
 
 /**
- * `items` in line order, three entries each: `line, value, digest` (a record), `-line, reason,
- * bytes` (a malformed line), `0, line, bytes` (an oversized line).
+ * `items` in line order, three entries each, line numbers counted from 1 within the batch:
+ * `line, value, digest` (a record), `-line, reason, bytes` (a malformed line), `0, line, bytes`
+ * (an oversized line). `ledger`: the batch's counts.
  */
 export interface BatchOut {
   seq: number;
+  /** The batch's buffer, handed back for reuse. */
+  buf: Uint8Array;
+  items: unknown[];
+  ledger: { lines: number; blank: number; malformed: number; oversized: number; parsed: number; unparsed: number };
   /**
    * Set when the worker could not send this batch's values (nested deeper than a structured clone
-   * survives): `bufs` and `ops` come back as they were sent, and the main thread evaluates the
-   * batch itself, so the report is the one `--jobs 1` gives.
+   * survives): the buffer comes back as it was sent, and the main thread evaluates the batch
+   * itself, so the report is the one `--jobs 1` gives.
    */
-  redo?: { ops: Float64Array };
+  redo?: { start: number; end: number };
   /** Set when the worker failed on this batch: the run ends with this message. */
   fault?: string;
-  /** The batch's buffers, handed back for reuse. */
-  bufs: Uint8Array[];
-  items: unknown[];
-  parsed: number;
-  unparsed: number;
-  malformed: number;
 }

@@ -169,7 +169,8 @@ export async function readSource(source: Source, sink: LineSink, opts: ReadOptio
               ? new ParallelLineReader(pool, {
                   maxLineBytes: opts.maxLineBytes,
                   sink,
-                  recycle: gzip ? undefined : (ab) => recycler.give(ab),
+                  recycle: gzip || source.file === null ? undefined : (ab) => recycler.give(ab),
+                  ownsChunks: !gzip && source.file !== null,
                   local: { needles: opts.needles, validateAll: opts.validateAll, keep: opts.keep ?? null, keeps: opts.keeps ?? null },
                   classify: opts.classify ?? null,
                 })

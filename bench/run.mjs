@@ -28,7 +28,7 @@ for (let i = 0; i < argv.length; i++) {
   else if (k === '--seed') a.seed = Number(argv[++i]);
   else if (k === '--file') a.file = argv[++i];
   else if (k === '--jobs') a.jobs = Number(argv[++i]);
-  else if (k === '--shapes') a.shapes = argv[++i].split(',');
+  else if (k === '--shapes') a.shapes = argv[++i].split(',').filter((x) => x && x !== 'none');
   else if (k === '--base') a.base = path.resolve(argv[++i]);
   else if (k === '--no-startup') a.startup = false;
   else if (k === '--quick') (a.size = 30), (a.runs = 3);

@@ -38,7 +38,7 @@ const memberArb = fc.oneof(
   fc.record({ k: fc.constantFrom('ts', 'lvl', 'session_id', 'request_id', 'x', 'naïve', 'ev\u00e9nt', 'Event'), v: fc.oneof(textArb, fc.integer(), fc.constant(null)) }),
   fc.record({ k: fc.constant('schema'), v: fc.oneof(fc.constant({ name: 'amplifier.log', ver: '1.0.0' }), fc.constantFrom('assay.enforcement_decision.v0', 'other', 'assay.x')) }),
   fc.record({ k: fc.constant('data'), v: fc.record({ provider: fc.constantFrom('anthropic', 'openai'), event: fc.constantFrom(...FAMILY), text: textArb }) }),
-  fc.record({ k: fc.constant('pad'), v: fc.integer({ min: 0, max: SCAN_BUDGET + 200 }).map((n) => 'p'.repeat(n)) }),
+  fc.record({ k: fc.constant('pad'), v: fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 0, max: 300 }) }, { weight: 1, arbitrary: fc.constant(SCAN_BUDGET + 10) }).map((n) => 'p'.repeat(n)) }),
   fc.record({ k: fc.constant('method'), v: fc.constantFrom('tools/call', 'tools/list') }),
 );
 

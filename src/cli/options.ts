@@ -11,9 +11,12 @@ import { ReaderWorkerError } from '../input/parallel.js';
 import { diag, EXIT_USAGE } from './io.js';
 
 /**
- * `--jobs` default: 1. Measured on the 2-core machine this project runs on, worker threads make a
- * run slower (1.56 s vs 1.37 s on 300 MB, README "Speed and memory") and hold more memory, so they
- * are opt-in (`--jobs N`, at most the cores) until a machine shows a gain.
+ * `--jobs` default: 1. Parallel reading hands whole lines to workers without copying them
+ * (docs/performance.md), but on the 2-core machine this project is measured on, shared with other
+ * work, no shape showed a gain that held from run to run: the main thread's serial part (profiles,
+ * pairing, applying results in order) bounds two threads to well under 2×, and with the cores
+ * already busy a second thread only adds CPU time. So workers stay opt-in (`--jobs N`, at most the
+ * cores) until a machine shows a gain.
  */
 export const DEFAULT_JOBS = 1;
 /** The most threads `--jobs` uses: the cores, at most 4. */

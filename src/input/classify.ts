@@ -34,8 +34,12 @@ export const PARSE = 1;
 export const FALLBACK = 2;
 export type Verdict = typeof SKIP | typeof PARSE | typeof FALLBACK;
 
-/** Bytes read from the start of a line before the classifier gives up (FALLBACK). */
-export const SCAN_BUDGET = 4096;
+/**
+ * Bytes read from the start of a line before the classifier gives up (FALLBACK). Large: skipping a
+ * value that comes first (the flat `{"data": {…}, "event": …}` shape) jumps from quote to quote,
+ * much cheaper than probing every needle through its text.
+ */
+export const SCAN_BUDGET = 1 << 20;
 
 const QUOTE = 0x22;
 const BSLASH = 0x5c;

@@ -3,7 +3,8 @@
  * nested too deep for a structured clone are evaluated by the main thread, and a worker that fails
  * ends the run with one line and exit 2.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -69,5 +70,15 @@ describe('a failing worker', () => {
     expect(err).toBeInstanceOf(ReaderWorkerError);
     expect(err.message).toMatch(/^a reader worker failed: /);
     expect(err.message).not.toMatch(/\n/);
+  });
+
+  it('ends a command with one line on stderr and exit 2', { timeout: 30_000 }, () => {
+    // The CLI's guard (every command runs in it) given the error a failing pool rejects with.
+    const script = `const { guarded } = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist/cli/options.js')).href)});
+      const { ReaderWorkerError } = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist/input/parallel.js')).href)});
+      await guarded(async () => { throw new ReaderWorkerError('a reader worker failed: boom'); });`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('callpair: a reader worker failed: boom\n');
   });
 });

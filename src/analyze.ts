@@ -2,7 +2,7 @@
  * One streaming pass: sources → reader → profiles → engine → report. `analyze`, `compare` and
  * `pairs` all run this same pass; they differ only in what they listen to.
  */
-import type { Loc, OrphanRequestRecord, OrphanResponseRecord, PairRecord, ShadowPairRecord } from './model.js';
+import { isFailed, type Loc, type OrphanRequestRecord, type OrphanResponseRecord, type PairRecord, type ShadowPairRecord, type ChannelSpec } from './model.js';
 import { PairingEngine, type EngineSink } from './engine/engine.js';
 import { FindingCollector, finding, type Finding } from './report/findings.js';
 import { findingMessage } from './report/messages.js';
@@ -11,11 +11,10 @@ import { channelReport, REPORT_SCHEMA, type InputLedgerReport, type Report } fro
 import { InputUsageError, resolveSources, type Source, type SourceRole } from './input/sources.js';
 import { readSource } from './input/read.js';
 import { WorkerPool } from './input/parallel.js';
-import { combinedKeep } from './profiles/keep.js';
+import { combinedKeep, keepFunction, keepFunctions, profileKeeps } from './profiles/keep.js';
 import type { LineSink } from './input/lines.js';
 import { combineRules, type ClassifyRule } from './input/classify.js';
-import { profileKeeps } from './profiles/keep.js';
-import { resolveProfiles, type Profile } from './profiles/index.js';
+import { channelSpecs, resolveProfiles, type Profile } from './profiles/index.js';
 import type { ProfileContext, RecordHandler, RecordOutcome } from './profiles/types.js';
 import { VERSION } from './version.js';
 import { TimelineCollector, type TimelineOptions } from './report/timeline.js';
@@ -45,6 +44,8 @@ export interface AnalyzeOptions {
   /** Stream for `-` (default process.stdin). */
   stdin?: NodeJS.ReadableStream;
   /** Listeners on the pass (compare, pairs). */
+  /** The channels in use, by name, before anything is read (their declarations). */
+  onChannels?: (specs: ReadonlyMap<string, ChannelSpec>) => void;
   onPair?: (p: PairRecord) => void;
   onOrphanRequest?: (o: OrphanRequestRecord) => void;
   onOrphanResponse?: (o: OrphanResponseRecord) => void;
@@ -72,10 +73,18 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   const roles = { capture: opts.inputs.length > 0, caller: (opts.caller?.length ?? 0) > 0, upstream: (opts.upstream?.length ?? 0) > 0 };
   const profiles = resolveProfiles(opts.profile ?? 'auto', { roles, ...opts.profileOptions });
   const collector = new FindingCollector(opts.maxFindings ?? DEFAULT_MAX_FINDINGS);
+  const specs = channelSpecs(profiles);
+  opts.onChannels?.(specs);
   const channelOwner = new Map(profiles.flatMap((p) => p.channels.map((c) => [c.name, p] as const)));
+  // Failed outcomes, counted once from each channel's declaration (every format shows this count).
+  const failed = new Map<string, number>();
   const sink: EngineSink = {
     finding: (f) => collector.add(f),
-    pair: opts.onPair,
+    pair: (p) => {
+      const spec = specs.get(p.channel);
+      if (spec && isFailed(spec, p.terminal.attrs)) failed.set(p.channel, (failed.get(p.channel) ?? 0) + 1);
+      opts.onPair?.(p);
+    },
     orphanRequest: opts.onOrphanRequest,
     orphanResponse: (o) => {
       opts.onOrphanResponse?.(o);
@@ -86,7 +95,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   const timeline = opts.timeline ? new TimelineCollector(opts.timeline === true ? {} : opts.timeline) : null;
   if (timeline) tapTimeline(sink, timeline);
   const engine = new PairingEngine({
-    channels: profiles.flatMap((p) => p.channels),
+    channels: [...specs.values()],
     sink,
     closedWindow: opts.closedWindow,
     maxOpenCalls: opts.maxOpenCalls ?? DEFAULT_MAX_OPEN_CALLS,
@@ -123,7 +132,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
 
   const needles = [...new Set(profiles.flatMap((p) => p.needles))].map((n) => Buffer.from(n));
   const inputs: InputLedgerReport[] = [];
-  const pool = makePool(opts, needles);
+  const pool = makePool(opts, needles, profiles);
   try {
     for (const [index, source] of sources.entries()) {
       inputs.push(await readOne(source, profiles, ctx, collector, needles, opts, pool, { index, total: sources.length }));
@@ -139,7 +148,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   const evaluated = new Set(profiles.flatMap((p) => p.evaluatedChannels?.() ?? []));
   for (const st of engine.channels.values()) {
     const c = st.counters;
-    if (c.requests + c.terminals + c.interims > 0 || evaluated.has(st.spec.name)) channels.push(channelReport(st, opts.maxScopes));
+    if (c.requests + c.terminals + c.interims > 0 || evaluated.has(st.spec.name)) channels.push(channelReport(st, opts.maxScopes, failed.get(st.spec.name) ?? 0));
   }
 
   const records: Record<string, unknown> = {};
@@ -269,7 +278,7 @@ async function readOne(
     },
   };
 
-  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain, progress: opts.onProgress && ((bytes) => opts.onProgress!({ path, index: progressIndex, inputs: progressTotal, bytes })), pool, keep: combinedKeep(profiles), classify: combineRules(rules), keeps: profileKeeps(profiles) });
+  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain, progress: opts.onProgress && ((bytes) => opts.onProgress!({ path, index: progressIndex, inputs: progressTotal, bytes })), pool, keep: keepFunction(combinedKeep(profiles)), classify: combineRules(rules), keeps: keepFunctions(profileKeeps(profiles)) });
   for (const { h } of handlers) h.end?.();
   if (r.error) {
     collector.add(
@@ -297,13 +306,13 @@ async function readOne(
 }
 
 /** The worker pool for `jobs` > 1 (workers start on the first large JSONL input). */
-function makePool(opts: AnalyzeOptions, needles: readonly Buffer[]): WorkerPool | null {
+function makePool(opts: AnalyzeOptions, needles: readonly Buffer[], profiles: readonly Profile[]): WorkerPool | null {
   const jobs = opts.jobs ?? 1;
   if (!(jobs > 1)) return null;
   // This thread frames lines and takes a share of the batches too: jobs - 1 workers.
   return new WorkerPool(jobs - 1, {
-    profile: opts.profile ?? 'auto',
-    profileOptions: opts.profileOptions ?? {},
+    keep: combinedKeep(profiles),
+    keeps: profileKeeps(profiles),
     needles: needles.map((n) => n.toString('latin1')),
     validateAll: opts.validateAll ?? false,
     maxLineBytes: opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,

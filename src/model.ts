@@ -66,10 +66,44 @@ export interface CallEvent {
   orphanNote?: string;
 }
 
-/** How a channel pairs. */
+/**
+ * When a terminal is a failed outcome, as data (docs/design.md, the channel declaration). Statuses
+ * are compared as the capture states them; `status-at-least` reads a numeric status (`500`, `"503"`).
+ */
+export type FailureRule =
+  /** The status is one of these (`error`, `timeout`, a `deny` decision…). */
+  | { kind: 'status-in'; statuses: readonly string[] }
+  /** The status is known and is none of these (every other stated status is a failure). */
+  | { kind: 'status-not-in'; statuses: readonly string[] }
+  /** The status is a number (or a decimal string) ≥ `min` (an HTTP status ≥ 500). */
+  | { kind: 'status-at-least'; min: number }
+  /** The terminal carries an error (a JSON-RPC `error` member, an error text). */
+  | { kind: 'error-present' }
+  /** Any of the rules holds. */
+  | { kind: 'any'; rules: readonly FailureRule[] };
+
+/** The side field that attributes a call to a row (falls back to the caller when the field is unknown). */
+export type AttributionField = 'caller' | 'tool' | 'provider' | 'model';
+
+/**
+ * How a channel's ids are read: `correlation` ids follow the safe-shape rule; `protocol` ids are
+ * typed (a string or a number, `9` ≠ `"9"`), as JSON-RPC's.
+ */
+export type IdKind = 'correlation' | 'protocol';
+
+/** How a channel pairs, and what its calls mean (every consumer reads these; none names a channel). */
 export interface ChannelSpec {
   name: string;
-  /** Ordered channels treat order as evidence (DESIGN §5 confidence rule). */
+  /** What one attribution row is called (`caller`, `tool`, `route`, `method`…). */
+  rowLabel: string;
+  /** Which side field attributes a call to a row. */
+  attribution: AttributionField;
+  /** Labels of the latency group and subgroup (`provider`, `model`; `tool`; `route`). */
+  groupLabels: readonly [string] | readonly [string, string];
+  /** When a terminal is a failed outcome. */
+  failure: FailureRule;
+  idKind: IdKind;
+  /** Ordered channels treat order as evidence (docs/design.md §5 confidence rule). */
   ordered: boolean;
   /** Names of the signature fields, aligned with `CallEvent.sig`. */
   signatureFields: readonly string[];
@@ -114,7 +148,7 @@ export interface PairRecord {
 export type ShadowName = 'fifo' | 'signature';
 
 /**
- * What a shadow pairing (DESIGN §5: plain FIFO, signature-FIFO; they know no ids) gave one
+ * What a shadow pairing (docs/design.md §5: plain FIFO, signature-FIFO; they know no ids) gave one
  * non-redundant terminal. Emitted for every such terminal, whatever the real cascade did with it.
  */
 export interface ShadowPairRecord {
@@ -148,4 +182,57 @@ export interface OrphanResponseRecord {
   terminal: CallSide;
   /** Why nothing could take it. */
   reason: 'no-open-request' | 'id-not-open' | 'id-fell-out-of-window';
+}
+
+/** The declaration of a channel as reports carry it (plain data; formatters read only this). */
+export interface ChannelMeaning {
+  rowLabel: string;
+  attribution: AttributionField;
+  groupLabels: readonly string[];
+  failure: FailureRule;
+  idKind: IdKind;
+}
+
+export function channelMeaning(spec: ChannelSpec): ChannelMeaning {
+  return { rowLabel: spec.rowLabel, attribution: spec.attribution, groupLabels: [...spec.groupLabels], failure: spec.failure, idKind: spec.idKind };
+}
+
+/** What one attribution row is called on a channel. */
+export function rowLabel(m: Pick<ChannelMeaning, 'rowLabel'>): string {
+  return m.rowLabel;
+}
+
+/** The attribution key of one side of a call: the declared field, else the caller. */
+export function attributionOf(m: Pick<ChannelMeaning, 'attribution'>, side: { caller: string; attrs: CallAttrs }): string {
+  if (m.attribution === 'caller') return side.caller;
+  return side.attrs[m.attribution] ?? side.caller;
+}
+
+function numericStatus(s: string): number | null {
+  if (!/^\s*-?\d+(\.\d+)?\s*$/.test(s)) return null;
+  const n = Number(s);
+  return Number.isFinite(n) ? n : null;
+}
+
+function failsRule(r: FailureRule, attrs: CallAttrs): boolean {
+  const s = attrs.status ?? null;
+  switch (r.kind) {
+    case 'status-in':
+      return s !== null && r.statuses.includes(s);
+    case 'status-not-in':
+      return s !== null && !r.statuses.includes(s);
+    case 'status-at-least': {
+      const n = s === null ? null : numericStatus(s);
+      return n !== null && n >= r.min;
+    }
+    case 'error-present':
+      return attrs.error !== null && attrs.error !== undefined;
+    case 'any':
+      return r.rules.some((x) => failsRule(x, attrs));
+  }
+}
+
+/** The one definition of a failed outcome: does this terminal fail under its channel's declaration? */
+export function isFailed(m: Pick<ChannelMeaning, 'failure'>, attrs: CallAttrs): boolean {
+  return failsRule(m.failure, attrs);
 }

@@ -21,16 +21,15 @@ describe('callpair analyze: the three-file assay audit', () => {
     expect(res.stdout).toContain('gate failed: error-findings: 2 (limit <= 0)');
   });
 
-  it('the README worked example shows the real assay section of that run', async () => {
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const sec = readme.slice(readme.indexOf('## Auditing Assay policy decisions'));
+  it('the worked example of docs/assay.md shows the real assay section of that run', async () => {
+    const sec = readFileSync(path.join(ROOT, 'docs', 'assay.md'), 'utf8');
     const block = sec.slice(sec.indexOf('```text\n') + 8, sec.indexOf('\n```', sec.indexOf('```text\n') + 8));
     const from = block.indexOf('Assay decision records');
     const to = block.indexOf('\n', block.indexOf('└', block.indexOf('│ no decision')));
     expect(from).toBeGreaterThan(0);
     const res = await runCli(['analyze', ...threeFiles('ids')]);
     expect(res.stdout).toContain(block.slice(from, to));
-    expect(block).toContain(`exit ${res.code}`);
+    expect(sec).toContain(`\`\`\`sh runnable exit=${res.code}\n`);
   });
 
   it('carries the same in the JSON report, byte-identical on two runs', async () => {

@@ -1,20 +1,17 @@
 /**
- * The README's CI section and action.yml use only options the CLI has, and the README's example
- * command runs as documented.
+ * docs/ci.md and action.yml use only options the CLI has, and the example command of docs/ci.md
+ * runs as documented.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCli, tmpDir } from './helpers.js';
 
-const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-const ciStart = readme.indexOf('## CI reports and gates');
-const ciEnd = readme.indexOf('\n## ', ciStart + 1);
-const ci = readme.slice(ciStart, ciEnd === -1 ? undefined : ciEnd);
+const ci = readFileSync(path.join(ROOT, 'docs', 'ci.md'), 'utf8');
 const action = readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
 
 describe('CI docs', () => {
-  it('every option named in the README CI section and action.yml exists', async () => {
+  it('every option named in docs/ci.md and action.yml exists', async () => {
     const help = (await runCli(['analyze', '--help'])).stdout;
     const flags = new Set([...(ci + action).matchAll(/(?<![\w-])--([a-z][a-z-]+)/g)].map((m) => m[1]!));
     for (const skip of ['no-audit', 'no-fund', 'ignore-scripts', 'body-file']) flags.delete(skip);
@@ -22,9 +19,9 @@ describe('CI docs', () => {
     for (const f of flags) expect(help, f).toContain(`--${f.replace(/^no-/, '')}`);
   });
 
-  it('the README example command writes the reports and applies the gate', async () => {
-    const cmd = /```sh\n(callpair analyze [^`]+)```/.exec(ci)![1]!.replace(/\\\n\s*/g, ' ').trim();
-    const args = cmd.split(/\s+/).slice(1).map((a) => (a === 'captures/' ? path.join(ROOT, 'fixtures', 'orphan-crossed.jsonl') : a));
+  it('the docs/ci.md example command writes the reports and applies the gate', async () => {
+    const cmd = /```sh\n(npx callpair analyze [^`]+)```/.exec(ci)![1]!.replace(/\\\n\s*/g, ' ').trim();
+    const args = cmd.split(/\s+/).slice(2).map((a) => (a === 'captures/' ? path.join(ROOT, 'fixtures', 'orphan-crossed.jsonl') : a));
     const dir = tmpDir();
     const r = await runCli(args, { cwd: dir });
     expect(r.code).toBe(1); // one orphan request, crossed pairs

@@ -23,6 +23,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
       │                  │ count │                                                │
       │ requests         │ 3     │ id coverage 100.0%                             │
       │ terminals        │ 3     │ id coverage 100.0%; 0 redundant, 0 duplicate   │
+      │ failed           │ 1     │ when status not ok, success                    │
       │ interims         │ 0     │ 0 unattributed                                 │
       │ pairs            │ 3     │ id 3 · signature 0 · fifo 0                    │
       │ confidence       │       │ exact 3 · unambiguous 0 · ambiguous 0          │
@@ -102,9 +103,9 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
 
       ### Channels
 
-      | channel | requests | terminals | pairs | id / sig / fifo | ambiguous | orphan req. | orphan resp. | crossed (FIFO) | max in flight | id coverage |
-      | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
-      | llm | 3 | 3 | 3 | 3 / 0 / 0 | 0 | 0 | 0 | 2 of 3 (66.7%) | 3 | 100.0% |
+      | channel | requests | terminals | failed | pairs | id / sig / fifo | ambiguous | orphan req. | orphan resp. | crossed (FIFO) | max in flight | id coverage |
+      | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+      | llm | 3 | 3 | 1 | 3 | 3 / 0 / 0 | 0 | 0 | 0 | 2 of 3 (66.7%) | 3 | 100.0% |
 
       ### Findings
 

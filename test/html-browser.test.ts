@@ -1,7 +1,7 @@
 /**
  * The html report in a real browser: Chromium from the Debian packages (/usr/bin/chromium), driven
  * by playwright-core (no browser download). A missing browser fails these tests, never skips them.
- * CALLPAIR_UPDATE_SCREENSHOT=1 also writes docs/html-report.png (the README's picture);
+ * CALLPAIR_UPDATE_SCREENSHOT=1 also writes docs/html-report.png (the picture in docs/report.md);
  * CALLPAIR_BIG_HTML=1 runs the 200 MB capture test (CALLPAIR_BIG_HTML_MB to change the size).
  */
 import { mkdirSync, statSync, writeFileSync, copyFileSync, rmSync } from 'node:fs';

@@ -45,7 +45,7 @@ describe('--jobs on deep nesting, from stdin', () => {
 
 describe('a worker given values too deep to send', () => {
   it('hands the batch back (redo) instead of sending what the main thread cannot read', { timeout: 30_000 }, async () => {
-    const pool = new WorkerPool(1, { profile: 'auto', profileOptions: {}, needles: ['"llm:'], validateAll: false, maxLineBytes: 1 << 20 });
+    const pool = new WorkerPool(1, { keep: null, keeps: {}, needles: ['"llm:'], validateAll: false, maxLineBytes: 1 << 20 });
     pool.start();
     while (pool.minPending() === Infinity) await new Promise((r) => setTimeout(r, 10));
     const n = 5000;
@@ -60,7 +60,7 @@ describe('a worker given values too deep to send', () => {
 
 describe('a failing worker', () => {
   it('fails the batch with one line (ReaderWorkerError), never a hang', { timeout: 30_000 }, async () => {
-    const pool = new WorkerPool(1, { profile: 'auto', profileOptions: {}, needles: ['"llm:'], validateAll: false, maxLineBytes: 1 << 20 });
+    const pool = new WorkerPool(1, { keep: null, keeps: {}, needles: ['"llm:'], validateAll: false, maxLineBytes: 1 << 20 });
     pool.start();
     while (pool.minPending() === Infinity) await new Promise((r) => setTimeout(r, 10));
     // A batch without its buffer: the worker throws evaluating it.

@@ -116,10 +116,10 @@ describe('callpair pairs', () => {
   });
 });
 
-describe('the README jq example', () => {
+describe('the jq example of docs/report.md', () => {
   const hasJq = spawnSync('jq', ['--version']).status === 0;
   it.skipIf(!hasJq)('turns `pairs` into the per-caller table of compare’s id rows', async () => {
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(path.join(ROOT, 'docs', 'report.md'), 'utf8');
     const start = readme.indexOf("jq -nr '") + "jq -nr '".length;
     const program = readme.slice(start, readme.indexOf("@tsv'", start) + 4);
     const res = await runCli(['pairs', 'fixtures/seed-trace.jsonl']);

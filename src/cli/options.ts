@@ -26,7 +26,7 @@ export const MAX_USEFUL_JOBS = Math.max(1, Math.min(availableParallelism(), 4));
 export function inputOptions<T>(y: Argv<T>) {
   return y
     .positional('inputs', { type: 'string', array: true, describe: 'files, directories, globs, or - for stdin' })
-    .option('profile', { type: 'string', default: 'auto', describe: `record family: ${profileNames().join(', ')}, or a custom profile file (*.json)` })
+    .option('profile', { type: 'string', default: 'auto', describe: `record family: ${profileNames().join(', ')}, or a custom profile file (*.json); several joined by ',' (channel names must differ)` })
     .option('max-line-bytes', { type: 'number', default: DEFAULT_MAX_LINE_BYTES, describe: 'longer lines are oversized and skipped' })
     .option('validate-all', { type: 'boolean', default: false, describe: 'parse every line, so malformed lines anywhere are found' })
     .option('max-findings', { type: 'number', default: DEFAULT_MAX_FINDINGS, describe: 'findings listed per code (all are counted)' })

@@ -1,5 +1,5 @@
 /**
- * Progress on stderr, only when stderr is a TTY and not in CI (DESIGN §9): one line, redrawn at most
+ * Progress on stderr, only when stderr is a TTY and not in CI (docs/design.md §9): one line, redrawn at most
  * five times a second, erased at the end. The path is capture-controlled text: sanitised.
  */
 import { safeText } from '../formatters/safe.js';

@@ -9,7 +9,7 @@
  */
 import { analyze, type AnalyzeOptions } from '../analyze.js';
 import { LatencyHistogram, round3 } from '../engine/histogram.js';
-import type { CallSide, Loc, PairRecord, ShadowPairRecord, Usage } from '../model.js';
+import { attributionOf, channelMeaning, isFailed, type CallSide, type ChannelMeaning, type Loc, type PairRecord, type ShadowPairRecord, type Usage } from '../model.js';
 import type { Report } from '../report/report.js';
 import { VERSION } from '../version.js';
 
@@ -103,6 +103,10 @@ export interface AtRiskExample {
 
 export interface CompareChannel extends CompareCounts {
   channel: string;
+  /** The channel's declaration: rows, groups, failed outcomes. */
+  meaning: ChannelMeaning;
+  /** Pairs whose terminal failed (the report's count; the id rows' `errors` sum to it). */
+  failed: number;
   /** First crossed pairs (FIFO and signature-FIFO), from the CROSSED_PAIR findings. */
   crossedExamples: CrossedExample[];
   /** First FIFO pairs at risk (no id truth, more than one call in flight). */
@@ -127,21 +131,18 @@ export interface CompareOptions extends AnalyzeOptions {
 }
 
 const EXAMPLES = 10;
+/** Never used in practice: analyze declares every channel (`onChannels`) before any pair. */
+const UNDECLARED: ChannelMeaning = { rowLabel: 'caller', attribution: 'caller', groupLabels: ['group'], failure: { kind: 'any', rules: [] }, idKind: 'correlation' };
 export const OTHER_CALLER = '(other)';
 
-/** The attribution key of one side of a call: the caller on `llm`, the tool name (else the caller) elsewhere. */
-export function attributionKey(channel: string, side: CallSide): string {
-  if (channel === 'llm') return side.caller;
-  return side.attrs.tool ?? side.caller;
+/** The attribution key of one side of a call, as its channel declares it (`attributionOf`). */
+export function attributionKey(meaning: Pick<ChannelMeaning, 'attribution'>, side: CallSide): string {
+  return attributionOf(meaning, side);
 }
 
-/** Statuses that are outcomes, not errors: `ok`, and a policy decision (`allow`, `deny`). */
-const NOT_ERRORS = new Set(['ok', 'allow', 'deny']);
-
-/** An error is a terminal whose status is known and is not an outcome (`ok`, `allow`, `deny`). */
-export function isError(side: CallSide): boolean {
-  const s = side.attrs.status;
-  return s !== null && s !== undefined && !NOT_ERRORS.has(s);
+/** An error is a terminal whose outcome failed under its channel's declaration (`isFailed`). */
+export function isError(meaning: Pick<ChannelMeaning, 'failure'>, side: CallSide): boolean {
+  return isFailed(meaning, side.attrs);
 }
 
 class Acc {
@@ -152,9 +153,9 @@ class Acc {
   latencyUnknown = 0;
   hist = new LatencyHistogram();
 
-  add(terminal: CallSide, latencyMs: number | null): void {
+  add(meaning: ChannelMeaning, terminal: CallSide, latencyMs: number | null): void {
     this.calls++;
-    if (isError(terminal)) this.errors++;
+    if (isError(meaning, terminal)) this.errors++;
     const u: Usage | null | undefined = terminal.attrs.usage;
     const vals = u ? [u.inputTokens, u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens] : [null, null, null, null];
     for (let i = 0; i < 4; i++) {
@@ -243,6 +244,7 @@ class ChannelAcc {
   atRisk: AtRiskExample[] = [];
   constructor(
     readonly channel: string,
+    readonly meaning: ChannelMeaning,
     readonly maxCallers: number,
   ) {}
 
@@ -279,19 +281,25 @@ export async function compare(opts: CompareOptions): Promise<CompareReport> {
 export async function compareWithReport(opts: CompareOptions): Promise<{ compare: CompareReport; report: Report }> {
   const maxCallers = opts.maxCallers ?? 10_000;
   const channels = new Map<string, ChannelAcc>();
+  let specs = new Map<string, ChannelMeaning>();
+  const meaningOf = (name: string): ChannelMeaning => specs.get(name) ?? UNDECLARED;
   const ch = (name: string) => {
     let c = channels.get(name);
-    if (!c) channels.set(name, (c = new ChannelAcc(name, maxCallers)));
+    if (!c) channels.set(name, (c = new ChannelAcc(name, meaningOf(name), maxCallers)));
     return c;
   };
   const report = await analyze({
     ...opts,
+    onChannels: (m) => {
+      opts.onChannels?.(m);
+      specs = new Map([...m].map(([k, v]) => [k, channelMeaning(v)]));
+    },
     onPair: (p) => {
       opts.onPair?.(p);
       const c = ch(p.channel);
       c.counts.pair(p);
       c.scope(p.scope).pair(p);
-      c.acc(attributionKey(p.channel, p.request), 'id').add(p.terminal, p.latencyMs);
+      c.acc(attributionKey(c.meaning, p.request), 'id').add(c.meaning, p.terminal, p.latencyMs);
     },
     onShadowPair: (r) => {
       opts.onShadowPair?.(r);
@@ -299,9 +307,9 @@ export async function compareWithReport(opts: CompareOptions): Promise<{ compare
       c.counts.shadow(r);
       c.scope(r.scope).shadow(r);
       if (r.request) {
-        c.acc(attributionKey(r.channel, r.request), r.shadow).add(r.terminal, latency(r.request, r.terminal));
+        c.acc(attributionKey(c.meaning, r.request), r.shadow).add(c.meaning, r.terminal, latency(r.request, r.terminal));
         if (r.shadow === 'fifo' && r.crossed === null && r.inFlight > 1 && c.atRisk.length < EXAMPLES) {
-          c.atRisk.push({ scope: r.scope, terminal: r.terminal.loc, request: r.request.loc, caller: attributionKey(r.channel, r.request), inFlight: r.inFlight });
+          c.atRisk.push({ scope: r.scope, terminal: r.terminal.loc, request: r.request.loc, caller: attributionKey(c.meaning, r.request), inFlight: r.inFlight });
         }
       }
     },
@@ -309,7 +317,7 @@ export async function compareWithReport(opts: CompareOptions): Promise<{ compare
 
   const out: CompareChannel[] = [];
   for (const chr of report.channels) {
-    const c = channels.get(chr.channel) ?? new ChannelAcc(chr.channel, maxCallers);
+    const c = channels.get(chr.channel) ?? new ChannelAcc(chr.channel, chr.meaning, maxCallers);
     const counts = c.counts.finish(chr);
     const scopes: CompareScope[] = [];
     for (const sr of chr.scopes) {
@@ -334,6 +342,8 @@ export async function compareWithReport(opts: CompareOptions): Promise<{ compare
     }
     out.push({
       channel: chr.channel,
+      meaning: chr.meaning,
+      failed: chr.failed,
       ...counts,
       crossedExamples,
       atRiskExamples: c.atRisk,

@@ -5,7 +5,7 @@
  */
 import { analyze, type AnalyzeOptions } from '../analyze.js';
 import { safeJson } from '../formatters/json.js';
-import type { CallSide, Loc, OrphanRequestRecord, OrphanResponseRecord, PairRecord, Usage } from '../model.js';
+import type { AttributionField, CallSide, ChannelSpec, Loc, OrphanRequestRecord, OrphanResponseRecord, PairRecord, Usage } from '../model.js';
 import { isSafeId } from '../profiles/ids.js';
 import type { Report } from '../report/report.js';
 import { attributionKey } from './compare.js';
@@ -74,14 +74,15 @@ function str(v: string | null | undefined): string | null {
   return v ?? null;
 }
 
-export function callLine(p: PairRecord): CallLine {
+/** `meaning`: the channel's declared attribution (the `caller` field of a line is the row it counts under). */
+export function callLine(p: PairRecord, meaning: { attribution: AttributionField }): CallLine {
   const r = p.request;
   const t = p.terminal;
   const line: CallLine = {
     type: 'call',
     channel: p.channel,
     scope: p.scope,
-    caller: attributionKey(p.channel, r),
+    caller: attributionKey(meaning, r),
     tool: str(r.attrs.tool ?? t.attrs.tool),
     provider: str(r.attrs.provider ?? t.attrs.provider),
     model: str(r.attrs.model ?? t.attrs.model),
@@ -102,13 +103,13 @@ export function callLine(p: PairRecord): CallLine {
   return line;
 }
 
-function orphan(kind: 'request' | 'response', channel: string, scope: string, s: CallSide, reason: string, ageMs: number | null, interims: number | null): OrphanLine {
+function orphan(kind: 'request' | 'response', channel: string, scope: string, s: CallSide, reason: string, ageMs: number | null, interims: number | null, meaning: { attribution: AttributionField }): OrphanLine {
   return {
     type: 'orphan',
     kind,
     channel,
     scope,
-    caller: attributionKey(channel, s),
+    caller: attributionKey(meaning, s),
     tool: str(s.attrs.tool),
     provider: str(s.attrs.provider),
     model: str(s.attrs.model),
@@ -122,12 +123,12 @@ function orphan(kind: 'request' | 'response', channel: string, scope: string, s:
   };
 }
 
-export function orphanRequestLine(o: OrphanRequestRecord): OrphanLine {
-  return orphan('request', o.channel, o.scope, o.request, o.reason, o.ageMs, o.interims);
+export function orphanRequestLine(o: OrphanRequestRecord, meaning: { attribution: AttributionField }): OrphanLine {
+  return orphan('request', o.channel, o.scope, o.request, o.reason, o.ageMs, o.interims, meaning);
 }
 
-export function orphanResponseLine(o: OrphanResponseRecord): OrphanLine {
-  return orphan('response', o.channel, o.scope, o.terminal, o.reason, null, null);
+export function orphanResponseLine(o: OrphanResponseRecord, meaning: { attribution: AttributionField }): OrphanLine {
+  return orphan('response', o.channel, o.scope, o.terminal, o.reason, null, null, meaning);
 }
 
 /** One NDJSON line (with its newline), risky characters escaped. */
@@ -140,21 +141,30 @@ export interface PairsOptions extends AnalyzeOptions {
   onLine: (line: PairsLine) => void;
 }
 
+const BY_CALLER = { attribution: 'caller' } as const;
+
 /** Runs the one pass, handing every call and orphan to `onLine` as it is made; returns the analyze report. */
 export function pairs(opts: PairsOptions): Promise<Report> {
+  let specs: ReadonlyMap<string, ChannelSpec> = new Map();
+  // Every channel is declared before anything is read (`onChannels`); a caller attribution otherwise.
+  const m = (channel: string) => specs.get(channel) ?? BY_CALLER;
   return analyze({
     ...opts,
+    onChannels: (s) => {
+      opts.onChannels?.(s);
+      specs = s;
+    },
     onPair: (p) => {
       opts.onPair?.(p);
-      opts.onLine(callLine(p));
+      opts.onLine(callLine(p, m(p.channel)));
     },
     onOrphanRequest: (o) => {
       opts.onOrphanRequest?.(o);
-      opts.onLine(orphanRequestLine(o));
+      opts.onLine(orphanRequestLine(o, m(o.channel)));
     },
     onOrphanResponse: (o) => {
       opts.onOrphanResponse?.(o);
-      opts.onLine(orphanResponseLine(o));
+      opts.onLine(orphanResponseLine(o, m(o.channel)));
     },
   });
 }

@@ -9,6 +9,7 @@ import { safeJson } from '../formatters/json.js';
 import { loc, safeText } from '../formatters/safe.js';
 import type { AttributionRow, CompareChannel, CompareReport, Diff, StrategyCounts, StrategyName } from './compare.js';
 import { STRATEGIES } from './compare.js';
+import { rowLabel } from '../model.js';
 
 export interface CompareRenderContext {
   chalk: ChalkInstance;
@@ -71,10 +72,10 @@ function tokens(r: AttributionRow, field: 'inputTokens' | 'outputTokens'): strin
   return r.unknown[field] > 0 && r[field] !== null ? `${v}†` : v;
 }
 
-function attributionTable(rows: AttributionRow[]): Block {
+function attributionTable(rows: AttributionRow[], label: string): Block {
   return {
     kind: 'table',
-    head: ['caller', 'strategy', 'calls', 'errors', 'input tokens', 'output tokens', 'latency mean', 'p50', 'p90'],
+    head: [label, 'strategy', 'calls', 'errors', 'input tokens', 'output tokens', 'latency mean', 'p50', 'p90'],
     rows: rows.map((r) => {
       const d = r.vsId ?? undefined;
       return [
@@ -96,7 +97,7 @@ function channelBlocks(ch: CompareChannel): Block[] {
   const out: Block[] = [];
   out.push({
     kind: 'heading',
-    text: `Channel ${safeText(ch.channel)}: ${ch.scopeCount} scope(s), ${ch.requests} requests, ${ch.terminals} terminals, max in flight ${ch.maxInFlight}`,
+    text: `Channel ${safeText(ch.channel)}: ${ch.scopeCount} scope(s), ${ch.requests} requests, ${ch.terminals} terminals, ${ch.failed} failed, max in flight ${ch.maxInFlight}`,
   });
   if (ch.groundTruth) {
     out.push({ kind: 'text', text: `Ground truth: ${ch.comparable} of ${ch.terminals} terminals paired by id; crossed = the strategy gives the terminal another request than its id does.` });
@@ -158,8 +159,8 @@ function channelBlocks(ch: CompareChannel): Block[] {
   }
 
   if (ch.attribution.length > 0) {
-    out.push({ kind: 'text', text: `Per ${ch.channel === 'llm' ? 'caller' : 'tool'} under each strategy (fifo and signature rows: value (difference against id, percent)):` });
-    out.push(attributionTable(ch.attribution));
+    out.push({ kind: 'text', text: `Per ${safeText(rowLabel(ch.meaning), 40)} under each strategy (fifo and signature rows: value (difference against id, percent)):` });
+    out.push(attributionTable(ch.attribution, safeText(rowLabel(ch.meaning), 40)));
     const unknown = ch.attribution.some((r) => (r.unknown.inputTokens > 0 && r.inputTokens !== null) || (r.unknown.outputTokens > 0 && r.outputTokens !== null));
     const notes: string[] = [];
     if (unknown) notes.push('† some calls state no token count: the sum covers the calls that do (— when none does).');

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { CallEvent, ChannelSpec } from '../model.js';
 import type { Finding } from '../report/findings.js';
 import { PairingEngine } from './engine.js';
+// What the test channel means does not matter to the engine (it pairs; reports read the meaning).
+const TEST_MEANING = { rowLabel: 'caller', attribution: 'caller', groupLabels: ['group'], failure: { kind: 'status-in', statuses: ['error'] }, idKind: 'correlation' } as const;
 
 function setup(spec: Partial<ChannelSpec> = {}) {
   const findings: Finding[] = [];
   const engine = new PairingEngine({
-    channels: [{ name: 'c', ordered: true, signatureFields: ['tool'], ...spec }],
+    channels: [{ name: 'c', ...TEST_MEANING, ordered: true, signatureFields: ['tool'], ...spec }],
     sink: { finding: (f) => findings.push(f) },
   });
   let line = 0;

@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { CallEvent, ChannelSpec, OrphanRequestRecord, OrphanResponseRecord, PairRecord } from '../model.js';
 import type { Finding } from '../report/findings.js';
 import { PairingEngine, sigMatch } from './engine.js';
+// What the test channel means does not matter to the engine (it pairs; reports read the meaning).
+const TEST_MEANING = { rowLabel: 'caller', attribution: 'caller', groupLabels: ['group'], failure: { kind: 'status-in', statuses: ['error'] }, idKind: 'correlation' } as const;
 
-const LLM: ChannelSpec = { name: 'llm', ordered: false, signatureFields: ['provider', 'model', 'caller'] };
-const ORDERED: ChannelSpec = { name: 'decision', ordered: true, signatureFields: ['tool'] };
+const LLM: ChannelSpec = { name: 'llm', ...TEST_MEANING, ordered: false, signatureFields: ['provider', 'model', 'caller'] };
+const ORDERED: ChannelSpec = { name: 'decision', ...TEST_MEANING, ordered: true, signatureFields: ['tool'] };
 
 let line = 0;
 function ev(role: CallEvent['role'], opts: Partial<CallEvent> & { sig?: (string | null)[] | null } = {}): CallEvent {

@@ -1,5 +1,5 @@
 /**
- * The pairing engine (DESIGN §5): per channel, per scope, in input order.
+ * The pairing engine (docs/design.md §5): per channel, per scope, in input order.
  * Knows no format: it sees CallEvents and reports pairs, orphans and findings to a sink.
  *
  * State is bounded by the open requests (and the two shadows' open requests), one small record

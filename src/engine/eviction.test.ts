@@ -8,8 +8,10 @@ import { describe, expect, it } from 'vitest';
 import type { CallEvent, ChannelSpec, OrphanRequestRecord, Role } from '../model.js';
 import type { Finding } from '../report/findings.js';
 import { PairingEngine } from './engine.js';
+// What the test channel means does not matter to the engine (it pairs; reports read the meaning).
+const TEST_MEANING = { rowLabel: 'caller', attribution: 'caller', groupLabels: ['group'], failure: { kind: 'status-in', statuses: ['error'] }, idKind: 'correlation' } as const;
 
-const SPEC: ChannelSpec = { name: 'llm', ordered: false, signatureFields: ['provider'] };
+const SPEC: ChannelSpec = { name: 'llm', ...TEST_MEANING, ordered: false, signatureFields: ['provider'] };
 let line = 0;
 function ev(role: Role, scope: string, id: string | null, provider: string | null = 'p'): CallEvent {
   return { role, channel: 'llm', scope, id, sig: [provider], time: null, caller: 'c', attrs: {}, loc: { path: 'x', line: ++line } };

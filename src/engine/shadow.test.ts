@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { PairingEngine } from './engine.js';
 import type { CallEvent, ChannelSpec, PairRecord, ShadowPairRecord } from '../model.js';
+// What the test channel means does not matter to the engine (it pairs; reports read the meaning).
+const TEST_MEANING = { rowLabel: 'caller', attribution: 'caller', groupLabels: ['group'], failure: { kind: 'status-in', statuses: ['error'] }, idKind: 'correlation' } as const;
 
-const CH: ChannelSpec = { name: 'llm', ordered: false, signatureFields: ['provider', 'model', 'caller'] };
+const CH: ChannelSpec = { name: 'llm', ...TEST_MEANING, ordered: false, signatureFields: ['provider', 'model', 'caller'] };
 let line = 0;
 function ev(role: CallEvent['role'], id: string | null, caller: string, time: number): CallEvent {
   return { role, channel: 'llm', scope: 'S', id, sig: ['p', null, caller], time, caller, attrs: {}, loc: { path: 'x', line: ++line } };

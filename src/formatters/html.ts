@@ -92,6 +92,7 @@ function channelRows(ch: ChannelReport, i: number): string {
     cell(k('scopeCount'), ch.scopeCount) +
     cell(k('requests'), ch.requests) +
     cell(k('terminals'), ch.terminals) +
+    cell(k('failed'), ch.failed, warnIf(ch.failed)) +
     cell(k('pairs.total'), p.total) +
     cell(k('pairs.byMethod.id'), p.byMethod.id) +
     cell(k('pairs.byMethod.signature'), p.byMethod.signature) +
@@ -125,7 +126,7 @@ function summary(r: Report): string {
   if (r.channels.length === 0) out.push('<p class="dim">No channel had any event.</p>');
   else {
     out.push(
-      '<table class="channels"><thead><tr><th>channel</th><th>scopes</th><th>requests</th><th>terminals</th><th>pairs</th><th>by id</th><th>by sig.</th><th>by FIFO</th><th>exact</th><th>unamb.</th><th>ambig.</th><th>orphan req.</th><th>orphan resp.</th><th>crossed (FIFO)</th><th>of id pairs</th><th>max in flight</th><th>id cov.</th><th>p50</th><th>p99</th></tr></thead><tbody>',
+      '<table class="channels"><thead><tr><th>channel</th><th>scopes</th><th>requests</th><th>terminals</th><th>failed</th><th>pairs</th><th>by id</th><th>by sig.</th><th>by FIFO</th><th>exact</th><th>unamb.</th><th>ambig.</th><th>orphan req.</th><th>orphan resp.</th><th>crossed (FIFO)</th><th>of id pairs</th><th>max in flight</th><th>id cov.</th><th>p50</th><th>p99</th></tr></thead><tbody>',
     );
     r.channels.forEach((ch, i) => out.push(channelRows(ch, i)));
     out.push('</tbody></table>');

@@ -61,6 +61,7 @@ function channelRow(ch: ChannelReport): string[] {
     mdText(ch.channel, 40),
     String(ch.requests),
     String(ch.terminals),
+    String(ch.failed),
     String(p.total),
     `${p.byMethod.id} / ${p.byMethod.signature} / ${p.byMethod.fifo}`,
     String(p.byConfidence.ambiguous),
@@ -110,7 +111,7 @@ export function renderMarkdown(report: Report): string {
   else
     out.push(
       ...table(
-        ['channel', 'requests', 'terminals', 'pairs', 'id / sig / fifo', 'ambiguous', 'orphan req.', 'orphan resp.', 'crossed (FIFO)', 'max in flight', 'id coverage'],
+        ['channel', 'requests', 'terminals', 'failed', 'pairs', 'id / sig / fifo', 'ambiguous', 'orphan req.', 'orphan resp.', 'crossed (FIFO)', 'max in flight', 'id coverage'],
         report.channels.slice(0, MAX_CHANNEL_ROWS).map(channelRow),
         report.channels.length,
         'more channels',

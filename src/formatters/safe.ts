@@ -1,5 +1,5 @@
 /**
- * Capture strings are hostile (DESIGN §4). Every format that a terminal or a browser renders strips
+ * Capture strings are hostile (docs/design.md §4). Every format that a terminal or a browser renders strips
  * ANSI/OSC sequences, C0/C1 controls and bidi overrides before printing; long strings are cut with
  * a marker; lone surrogates become U+FFFD.
  */

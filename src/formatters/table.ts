@@ -12,6 +12,7 @@ import type { Formatter } from './types.js';
 import { loc, safeText } from './safe.js';
 import { assaySection } from './table-assay.js';
 import { checkText } from './gate-text.js';
+import { failureText } from './failure.js';
 
 const LIST_LIMIT = 10;
 
@@ -45,6 +46,7 @@ function channelSection(ch: ChannelReport, chalk: ChalkInstance): string {
   t.push(
     ['requests', String(ch.requests), `id coverage ${pct(ch.idCoverage.requests)}`],
     ['terminals', String(ch.terminals), `id coverage ${pct(ch.idCoverage.terminals)}; ${ch.redundant} redundant, ${ch.duplicateTerminals} duplicate`],
+    ['failed', warn(ch.failed, String(ch.failed)), `when ${failureText(ch.meaning.failure)}`],
     ['interims', String(ch.interims), `${ch.unattributedInterims} unattributed`],
     ['pairs', String(p.total), `id ${p.byMethod.id} · signature ${p.byMethod.signature} · fifo ${p.byMethod.fifo}`],
     [
@@ -68,8 +70,8 @@ function channelSection(ch: ChannelReport, chalk: ChalkInstance): string {
   );
   out.push(t.toString());
   if (ch.latencyByGroup.length > 0) {
-    const isTool = ch.channel !== 'llm';
-    const lt = plainTable([isTool ? 'tool' : 'provider', isTool ? '' : 'model', 'n', 'min', 'p50', 'p90', 'p99', 'max', 'max at'], chalk);
+    const [g0, g1] = ch.meaning.groupLabels;
+    const lt = plainTable([safeText(g0 ?? '', 40), safeText(g1 ?? '', 40), 'n', 'min', 'p50', 'p90', 'p99', 'max', 'max at'], chalk);
     for (const g of ch.latencyByGroup.slice(0, 20)) {
       lt.push([
         safeText(g.group ?? '—', 40),

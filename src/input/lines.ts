@@ -1,5 +1,5 @@
 /**
- * The JSONL fast path (DESIGN §2): a byte-level reader that finds newlines in Buffers, keeps the
+ * The JSONL fast path (docs/design.md §2): a byte-level reader that finds newlines in Buffers, keeps the
  * physical line number of every record, and tests the profile's needles on bytes before any decode
  * or JSON.parse. Lines without a needle are counted, never decoded.
  *

@@ -1,8 +1,12 @@
 /** Messages between the parallel reader (parallel.ts) and its workers (worker.ts). */
 
+import type { KeepSpec } from '../profiles/keep.js';
+
 export interface WorkerInit {
-  profile: string;
-  profileOptions: Record<string, unknown>;
+  /** What the profiles read (plain data): the worker prunes values with it, building no profile. */
+  keep: KeepSpec | null;
+  /** Each profile's own spec, by name: a line the first handler's classify rule claims is pruned by it. */
+  keeps: Record<string, KeepSpec>;
   needles: string[];
   validateAll: boolean;
   maxLineBytes: number;

@@ -5,19 +5,18 @@
  * comes back as `fault` (the run ends with one line), never as silence.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { resolveProfiles } from '../profiles/index.js';
-import { combinedKeep, profileKeeps } from '../profiles/keep.js';
+import { keepFunction, keepFunctions } from '../profiles/keep.js';
 import { BatchEvaluator } from './batch.js';
 import type { BatchIn, BatchOut, WorkerInit } from './parallel-protocol.js';
 
 const init = workerData as WorkerInit;
-const profiles = resolveProfiles(init.profile, init.profileOptions);
+// The profiles' keep specs are plain data: no profile is built here.
 const evaluator = new BatchEvaluator({
   needles: init.needles.map((n) => Buffer.from(n, 'latin1')),
   validateAll: init.validateAll,
   maxLineBytes: init.maxLineBytes,
-  keep: combinedKeep(profiles),
-  keeps: profileKeeps(profiles),
+  keep: keepFunction(init.keep),
+  keeps: keepFunctions(init.keeps),
   checkDepth: true,
 });
 

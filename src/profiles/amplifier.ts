@@ -1,22 +1,27 @@
 /**
- * Amplifier LLM call events (DESIGN §3.1, reference/amplifier.md).
+ * Amplifier LLM call events (docs/design.md §3.1).
  *
  * Envelopes: the logging hook's line (`ts`, `lvl`, `schema`, `event`, lifted keys at top level,
  * the rest under `data`) and the flat `{event, timestamp, data}` shape. Every field is read
  * top-level first, then under `data`.
  */
 import { RecentLines } from './recent.js';
-import type { CallAttrs, CallEvent, ChannelSpec, Loc, Role, Usage } from '../model.js';
-import { finding } from '../report/findings.js';
+import type { CallAttrs, ChannelSpec, Loc, Role, Usage } from '../model.js';
 import type { Source } from '../input/sources.js';
-import { checkCorrelationId } from './ids.js';
-import { clipOrNull, clipText } from './clip.js';
+import { type BuiltEvent, makeEvent } from './event.js';
+import { applyKeep, type KeepSpec } from './keep.js';
 import { parseTime } from './time.js';
 import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from './types.js';
 import { asNumber, asObject, asString, field } from './types.js';
 
 export const LLM_CHANNEL: ChannelSpec = {
   name: 'llm',
+  rowLabel: 'caller',
+  attribution: 'caller',
+  groupLabels: ['provider', 'model'],
+  // `ok` (and a `success` some hooks write) are the only good outcomes; error, cancelled, timeout… fail.
+  failure: { kind: 'status-not-in', statuses: ['ok', 'success'] },
+  idKind: 'correlation',
   ordered: false,
   signatureFields: ['provider', 'model', 'caller'],
 };
@@ -32,25 +37,17 @@ const ROLES = new Map<string, Role>([
 /** How many recent family lines of a file are compared for exact duplicates. */
 const DUP_WINDOW = 64;
 
-/** Top-level keys the profile reads (DESIGN §3.1), and the keys it reads under `data`. */
+/** Top-level keys the profile reads (docs/design.md §3.1), and the keys it reads under `data`. */
 const TOP_KEYS = ['event', 'ts', 'timestamp', 'session_id', 'request_id', 'provider', 'model', 'status', 'error', 'usage', 'duration_ms'];
 const DATA_KEYS = ['timestamp', 'caller', 'purpose', 'session_id', 'request_id', 'provider', 'model', 'status', 'error', 'usage', 'duration_ms'];
 
-function pick(o: Record<string, unknown>, keys: readonly string[], out: Record<string, unknown>): Record<string, unknown> {
-  for (const k of keys) if (Object.prototype.hasOwnProperty.call(o, k)) out[k] = o[k];
-  return out;
-}
-
 /** `Profile.keep`: what `record` reads of a value; everything else (e.g. `data.raw`) is dropped. */
+export const AMPLIFIER_KEEP: KeepSpec = {
+  tree: Object.fromEntries([...TOP_KEYS.map((k) => [k, true]), ['data', Object.fromEntries(DATA_KEYS.map((k) => [k, true]))]]),
+};
+
 export function amplifierKeep(value: unknown): unknown {
-  const top = asObject(value);
-  if (!top) return value;
-  const name = top.event;
-  if (typeof name !== 'string' || !ROLES.has(name)) return pick(top, ['event'], {});
-  const out = pick(top, TOP_KEYS, {});
-  const data = asObject(top.data);
-  if (data) out.data = pick(data, DATA_KEYS, {});
-  return out;
+  return applyKeep(AMPLIFIER_KEEP, value);
 }
 
 interface LastFamily {
@@ -70,7 +67,7 @@ export function amplifierProfile(): Profile {
     // lines are never parsed. Needles of 7 bytes or more are searched with Boyer-Moore-Horspool.
     needles: ['"llm:request"', '"llm:response"', '"provider:'],
     classify: { capture: { key: 'event', values: [...ROLES.keys()], other: 'ignored', absent: 'unclaimed' } },
-    keep: amplifierKeep,
+    keep: AMPLIFIER_KEEP,
     open(source: Source, ctx: ProfileContext): RecordHandler | null {
       if (source.role !== 'capture') return null;
       const recent = new RecentLines(DUP_WINDOW);
@@ -100,40 +97,35 @@ export function amplifierProfile(): Profile {
   };
 }
 
-function toEvent(top: Record<string, unknown>, name: string, role: Role, loc: Loc, ctx: ProfileContext): CallEvent {
+function toEvent(top: Record<string, unknown>, name: string, role: Role, loc: Loc, ctx: ProfileContext): BuiltEvent {
   const data = asObject(top.data);
-  const sid = field(top, data, 'session_id');
-  const scope = typeof sid === 'string' ? clipText(sid) : typeof sid === 'number' ? String(sid) : '';
-  const idCheck = checkCorrelationId('request_id', field(top, data, 'request_id'));
-  let id: string | null = null;
-  if (idCheck.kind === 'valid') id = idCheck.id;
-  else if (idCheck.kind === 'invalid') ctx.finding(finding('INVALID_ID', { channel: 'llm', scope, locations: [loc] }, idCheck.info));
-
   const time = parseTime(data?.timestamp) ?? parseTime(top.ts) ?? parseTime(top.timestamp);
-  const statedCaller = clipOrNull(asString(data?.caller) ?? asString(data?.purpose));
-  const caller = statedCaller ?? 'main';
-  const provider = clipOrNull(asString(field(top, data, 'provider')));
-  const model = clipOrNull(asString(field(top, data, 'model')));
+  const statedCaller = asString(data?.caller) ?? asString(data?.purpose);
+  const provider = asString(field(top, data, 'provider'));
+  const model = asString(field(top, data, 'model'));
 
   const attrs: CallAttrs = { kind: name, provider, model };
   if (role === 'terminal') {
-    const status = clipOrNull(asString(field(top, data, 'status')));
+    const status = asString(field(top, data, 'status'));
     attrs.status = name === 'provider:error' ? 'error' : (status ?? 'ok');
-    attrs.error = clipOrNull(errorText(field(top, data, 'error')));
+    attrs.error = errorText(field(top, data, 'error'));
     attrs.usage = readUsage(field(top, data, 'usage'));
     attrs.durationMs = asNumber(field(top, data, 'duration_ms'));
   }
-  return {
-    role,
-    channel: 'llm',
-    scope,
-    id,
-    sig: [provider, model, statedCaller],
-    time,
-    caller,
-    attrs,
-    loc,
-  };
+  return makeEvent(
+    LLM_CHANNEL,
+    {
+      role,
+      scope: field(top, data, 'session_id'),
+      id: { field: 'request_id', value: field(top, data, 'request_id') },
+      sig: [provider, model, statedCaller],
+      time,
+      caller: statedCaller ?? 'main',
+      attrs,
+      loc,
+    },
+    ctx,
+  );
 }
 
 function errorText(v: unknown): string | null {

@@ -11,8 +11,15 @@ import { createHash } from 'node:crypto';
 /** Longest capture string kept in an event, in UTF-16 code units (before the marker). */
 export const MAX_KEPT_TEXT = 1024;
 
+/** The marker a clipped string ends with (clipping is idempotent: a clipped string is kept as is). */
+const MARKER = /^…\[\+\d{1,16} chars, sha256 [0-9a-f]{12}\]$/;
+
 export function clipText(s: string, max = MAX_KEPT_TEXT): string {
   if (s.length <= max) return s;
+  // Already clipped (the cut may be one shorter: a surrogate pair is never split).
+  if (s.length <= max + 48) {
+    for (const cut of [max, max - 1]) if (s.charCodeAt(cut) === 0x2026 && MARKER.test(s.slice(cut))) return s;
+  }
   let cut = max;
   // Never split a surrogate pair.
   const c = s.charCodeAt(cut - 1);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.js';
 import { ledgerViolations } from '../report/report.js';
 import { fixture, runCli } from '../../test/helpers.js';
-import { at, parseCustomSpec, CustomProfileError } from './custom.js';
+import { at, parseCustomSpec, CustomProfileError, customChannel, customKeep } from './custom.js';
 
 describe('custom profiles', () => {
   it('audits any JSONL request/response log from a profile file', async () => {
@@ -28,5 +28,26 @@ describe('custom profiles', () => {
     const r = await runCli(['analyze', '--profile', 'fixtures/custom/http-log.jsonl.json', 'fixtures/custom/http-log.jsonl']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('cannot read profile');
+  });
+});
+
+describe('custom profile: what the channel means', () => {
+  const base = { channel: 'x', role: { path: 'kind', request: ['req'], terminal: ['resp'] }, group: ['route'] };
+  it('declares rows, groups and failed outcomes, with defaults for files that say nothing', () => {
+    const d = customChannel(parseCustomSpec(base));
+    expect(d).toMatchObject({ rowLabel: 'caller', attribution: 'caller', groupLabels: ['route'], failure: { kind: 'status-not-in', statuses: ['ok', 'success'] }, idKind: 'correlation' });
+    const c = customChannel(parseCustomSpec({ ...base, attribution: 'group', failed: [{ statusAtLeast: 500 }, { error: true }], idKind: 'protocol' }));
+    expect(c).toMatchObject({ rowLabel: 'route', attribution: 'provider', failure: { kind: 'any', rules: [{ kind: 'status-at-least', min: 500 }, { kind: 'error-present' }] }, idKind: 'protocol' });
+  });
+
+  it('rejects a rule it cannot read, with one message', () => {
+    for (const bad of [{ failed: { statusAtLeast: '500' } }, { failed: { status: 'x' } }, { failed: [] }, { attribution: 'tool' }, { rowLabel: 'a\u001bb' }, { idKind: 'uuid' }])
+      expect(() => parseCustomSpec({ ...base, ...bad })).toThrow(CustomProfileError);
+    expect(() => parseCustomSpec({ ...base, group: undefined, attribution: 'group' })).toThrow(/needs a "group" path/);
+  });
+
+  it('keep lists every path the file names', () => {
+    const spec = parseCustomSpec({ ...base, scope: 'conn', id: 'meta.rid', error: 'err.msg', signature: ['method'] });
+    expect(customKeep(spec)).toEqual({ tree: { kind: true, method: true, route: true, conn: true, meta: { rid: true }, err: { msg: true } } });
   });
 });

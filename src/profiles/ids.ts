@@ -1,5 +1,5 @@
 /**
- * The safe-shape rule for correlation ids (DESIGN §4): a string of 1–128 characters of
+ * The safe-shape rule for correlation ids (docs/design.md §4): a string of 1–128 characters of
  * [A-Za-z0-9_-]. `null`, absent and "" mean no id. Anything else is invalid, and its value is
  * never kept: only a reason, a length and a SHA-256 prefix.
  */

@@ -2,8 +2,9 @@
  * The profile registry: `--profile auto` (every profile, chosen per record) or one by name.
  */
 import { amplifierProfile } from './amplifier.js';
-import { assayProfile } from './assay.js';
+import { assayProfile } from './assay/index.js';
 import { CustomProfileError, customProfile, loadCustomSpec } from './custom.js';
+import type { ChannelSpec } from '../model.js';
 import type { Profile } from './types.js';
 
 export type ProfileFactory = (options: Record<string, unknown>) => Profile;
@@ -22,11 +23,16 @@ export class UnknownProfileError extends Error {
   override name = 'UnknownProfileError';
 }
 
-export function resolveProfiles(name: string, options: Record<string, unknown> = {}): Profile[] {
+/** Two profiles in use declare a channel of the same name (a usage error, like an unknown profile). */
+export class DuplicateChannelError extends UnknownProfileError {
+  override name = 'DuplicateChannelError';
+}
+
+function resolveOne(name: string, options: Record<string, unknown>): Profile[] {
   if (name === 'auto') return [...PROFILES.values()].map((f) => f(options));
   const f = PROFILES.get(name);
   if (!f) {
-    // A path to a custom profile file (DESIGN §3.3).
+    // A path to a custom profile file (docs/design.md, custom profiles).
     if (/\.json$/i.test(name) || name.includes('/')) {
       try {
         return [customProfile(loadCustomSpec(name))];
@@ -38,6 +44,35 @@ export function resolveProfiles(name: string, options: Record<string, unknown> =
     throw new UnknownProfileError(`unknown profile ${JSON.stringify(name)} (choose from ${profileNames().join(', ')}, or a profile file *.json)`);
   }
   return [f(options)];
+}
+
+/**
+ * The profiles of `--profile`: `auto`, a name, a profile file, or several of these joined by `,`
+ * (`auto,my-profile.json`). Channel names must be unique across them.
+ */
+export function resolveProfiles(name: string, options: Record<string, unknown> = {}): Profile[] {
+  const parts = name.includes(',') && !PROFILES.has(name) ? name.split(',').filter((p) => p.length > 0) : [name];
+  const profiles = parts.flatMap((p) => resolveOne(p, options));
+  channelSpecs(profiles);
+  return profiles;
+}
+
+/** The channels of a set of profiles by name; two channels of the same name are rejected. */
+export function channelSpecs(profiles: readonly Profile[]): Map<string, ChannelSpec> {
+  const out = new Map<string, ChannelSpec>();
+  const owner = new Map<string, string>();
+  for (const p of profiles) {
+    for (const c of p.channels) {
+      const prev = owner.get(c.name);
+      if (prev !== undefined)
+        throw new DuplicateChannelError(
+          `profiles ${JSON.stringify(prev)} and ${JSON.stringify(p.name)} both declare channel ${JSON.stringify(c.name)}: channel names must be unique (rename one)`,
+        );
+      owner.set(c.name, p.name);
+      out.set(c.name, c);
+    }
+  }
+  return out;
 }
 
 export type { Profile } from './types.js';

@@ -1,12 +1,29 @@
 /**
- * Combining the `keep` prunings of several profiles (parallel reading, `--jobs`): each pruned copy
- * is the original value with some object keys removed, so their union is again a pruned copy that
- * holds everything any of them reads. Key order follows the original value.
+ * What a profile reads of a record, as plain data (`Profile.keep`), so that parallel reading
+ * (`--jobs`) can prune values in a worker without building any profile: the workers receive the
+ * union of the profiles' `KeepSpec`s (it is serialisable) and apply it with `applyKeep`.
+ *
+ * Pruning removes object keys no profile reads (at any depth); arrays and other values are kept
+ * whole, and a value whose tree node is not an object is kept whole. `record(applyKeep(s, v))` must
+ * behave exactly as `record(v)`. Key order follows the original value.
  */
 import type { Profile } from './types.js';
 
+/** Keys read of an object: `true` keeps the value whole; a subtree prunes a nested object. */
+export type KeepTree = { readonly [key: string]: true | KeepTree };
+
+export interface KeepSpec {
+  tree: KeepTree;
+  /** A record whose `key` holds a string starting with one of `prefixes` is kept whole. */
+  whole?: ReadonlyArray<{ key: string; prefixes: readonly string[] }>;
+}
+
 function isPlain(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function has(o: object, k: string): boolean {
+  return Object.prototype.hasOwnProperty.call(o, k);
 }
 
 function put(o: Record<string, unknown>, k: string, v: unknown): void {
@@ -14,37 +31,68 @@ function put(o: Record<string, unknown>, k: string, v: unknown): void {
   Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
 }
 
-/** Union of two pruned copies `a`, `b` of `orig` (undefined: nothing kept). */
-export function unionPruned(orig: unknown, a: unknown, b: unknown): unknown {
-  if (a === undefined) return b;
-  if (b === undefined) return a;
-  if (!isPlain(orig) || !isPlain(a) || !isPlain(b)) return orig;
-  if (a === orig || b === orig) return orig;
+function prune(tree: KeepTree, v: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(orig)) {
-    const ha = Object.prototype.hasOwnProperty.call(a, k);
-    const hb = Object.prototype.hasOwnProperty.call(b, k);
-    if (!ha && !hb) continue;
-    put(out, k, unionPruned(orig[k], ha ? a[k] : undefined, hb ? b[k] : undefined));
+  for (const k of Object.keys(v)) {
+    if (!has(tree, k)) continue;
+    const node = tree[k]!;
+    const x = v[k];
+    put(out, k, node === true || !isPlain(x) ? x : prune(node, x));
   }
   return out;
 }
 
-/** One pruning for a set of profiles; null (keep everything) unless every profile declares `keep`. */
-export function combinedKeep(profiles: readonly Profile[]): ((value: unknown) => unknown) | null {
-  const keeps = profiles.map((p) => p.keep?.bind(p));
-  if (keeps.length === 0 || keeps.some((k) => k === undefined)) return null;
-  if (keeps.length === 1) return keeps[0]!;
-  return (v) => {
-    let acc: unknown = undefined;
-    for (const k of keeps) acc = unionPruned(v, acc, k!(v));
-    return acc;
-  };
+/** The pruned copy of `value` under `spec`. */
+export function applyKeep(spec: KeepSpec, value: unknown): unknown {
+  if (!isPlain(value)) return value;
+  for (const w of spec.whole ?? []) {
+    const s = has(value, w.key) ? value[w.key] : undefined;
+    if (typeof s === 'string' && w.prefixes.some((p) => s.startsWith(p))) return value;
+  }
+  return prune(spec.tree, value);
 }
 
-/** Each profile's own `keep`, by profile name (the reader prunes a line a classify rule gave to one profile). */
-export function profileKeeps(profiles: readonly Profile[]): Map<string, (value: unknown) => unknown> {
-  const m = new Map<string, (value: unknown) => unknown>();
-  for (const p of profiles) if (p.keep) m.set(p.name, p.keep.bind(p));
+function mergeTree(a: KeepTree, b: KeepTree): KeepTree {
+  const out: Record<string, true | KeepTree> = {};
+  for (const k of Object.keys(a)) put(out, k, a[k]!);
+  for (const k of Object.keys(b)) {
+    const x = has(out, k) ? out[k]! : undefined;
+    const y = b[k]!;
+    put(out, k, x === undefined ? y : x === true || y === true ? true : mergeTree(x, y));
+  }
+  return out;
+}
+
+/** Union of several specs: what any of them reads is kept. */
+export function unionKeep(specs: readonly KeepSpec[]): KeepSpec {
+  let tree: KeepTree = {};
+  const whole: Array<{ key: string; prefixes: readonly string[] }> = [];
+  for (const s of specs) {
+    tree = mergeTree(tree, s.tree);
+    whole.push(...(s.whole ?? []));
+  }
+  return whole.length > 0 ? { tree, whole } : { tree };
+}
+
+/** One spec for a set of profiles; null (keep everything) unless every profile declares `keep`. */
+export function combinedKeep(profiles: readonly Profile[]): KeepSpec | null {
+  if (profiles.length === 0 || profiles.some((p) => p.keep === undefined)) return null;
+  return unionKeep(profiles.map((p) => p.keep!));
+}
+
+/** The pruning function of a spec (null: keep everything). */
+export function keepFunction(spec: KeepSpec | null): ((value: unknown) => unknown) | null {
+  return spec === null ? null : (v) => applyKeep(spec, v);
+}
+
+/** Each profile's own `keep` spec, by profile name (the reader prunes a line a classify rule gave to one profile). */
+export function profileKeeps(profiles: readonly Profile[]): Record<string, KeepSpec> {
+  const m: Record<string, KeepSpec> = {};
+  for (const p of profiles) if (p.keep) m[p.name] = p.keep;
   return m;
+}
+
+/** The pruning functions of `profileKeeps`. */
+export function keepFunctions(specs: Readonly<Record<string, KeepSpec>>): Map<string, (value: unknown) => unknown> {
+  return new Map(Object.entries(specs).map(([name, spec]) => [name, (v: unknown) => applyKeep(spec, v)]));
 }

@@ -1,5 +1,5 @@
 /**
- * The exact-duplicate window (DESIGN §3.1: a family line byte-identical to one of the last N family
+ * The exact-duplicate window (docs/design.md §3.1: a family line byte-identical to one of the last N family
  * lines of the same file). Byte-exact in effect: a line is compared by length first, then byte for
  * byte against a kept copy; lines beyond the copy budget (and lines read by a worker, which arrive
  * as a digest) are compared by SHA-256, never by a weak hash.

@@ -1,17 +1,19 @@
 /**
  * A profile knows one family of records and maps each record to events, or ignores it.
  */
-import type { CallEvent, ChannelSpec, Loc, OrphanResponseRecord, PairRecord } from '../model.js';
+import type { ChannelSpec, Loc, OrphanResponseRecord, PairRecord } from '../model.js';
 import type { Finding } from '../report/findings.js';
 import type { Source, SourceRole } from '../input/sources.js';
 import type { ClassifyRule } from '../input/classify.js';
+import type { BuiltEvent } from './event.js';
+import type { KeepSpec } from './keep.js';
 
 /** What became of one record. */
 export type RecordOutcome = 'unclaimed' | 'ignored' | 'used' | 'duplicate';
 
 export interface ProfileContext {
-  /** Feeds an event to the pairing engine; returns the pair it made, if any. */
-  emit(ev: CallEvent): PairRecord | null;
+  /** Feeds an event (made by `makeEvent`, event.ts) to the pairing engine; returns the pair it made, if any. */
+  emit(ev: BuiltEvent): PairRecord | null;
   finding(f: Finding): void;
 }
 
@@ -53,15 +55,14 @@ export interface Profile {
    */
   orphanResponse?(o: OrphanResponseRecord, ctx: ProfileContext): void;
   /**
-   * For parallel reading (`--jobs`): a pure function, run in a worker, that returns `value` with the
-   * object keys this profile never reads removed (at any depth; arrays and other values are kept
-   * whole), so that less crosses back to the main thread. `record(keep(v))` must behave exactly as
-   * `record(v)`. Without it, workers hand over the whole value.
+   * What `record` reads of a value, as plain data (keep.ts): parallel readers (`--jobs`) prune
+   * values with the union of the profiles' specs, so that less crosses back to the main thread.
+   * Without it, values are handed over whole.
    */
-  keep?(value: unknown): unknown;
+  readonly keep?: KeepSpec;
 }
 
-/** Reads a field top-level first, then under `data` (DESIGN §3.1). */
+/** Reads a field top-level first, then under `data` (docs/design.md §3.1). */
 export function field(top: Record<string, unknown>, data: Record<string, unknown> | null, key: string): unknown {
   const v = top[key];
   if (v !== undefined) return v;

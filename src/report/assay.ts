@@ -1,5 +1,5 @@
 /**
- * The shape of `report.records.assay` (DESIGN §3.2): written by the assay profile's summary(),
+ * The shape of `report.records.assay` (docs/design.md §3.2): written by the assay profile's summary(),
  * read by formatters. Types and a guard only.
  */
 

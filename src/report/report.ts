@@ -1,9 +1,9 @@
 /**
- * The report model: the JSON contract `callpair.report.v1` (DESIGN §7). Built from the engine's
+ * The report model: the JSON contract `callpair.report.v1` (docs/design.md §7). Built from the engine's
  * counters, the findings and the input ledgers; deterministic (no wall-clock time inside), keys in
  * camelCase, unknown numbers null.
  */
-import type { Loc } from '../model.js';
+import { channelMeaning, type ChannelMeaning, type Loc } from '../model.js';
 import type { ChannelState, Counters } from '../engine/engine.js';
 import type { LatencyStats } from '../engine/histogram.js';
 import type { Finding, FindingCode } from './findings.js';
@@ -68,6 +68,10 @@ export interface LatencyGroupReport extends LatencyStats {
 export interface ChannelReport extends CounterReport {
   channel: string;
   ordered: boolean;
+  /** What the channel's rows, groups and failed outcomes are (its declaration; formatters read only this). */
+  meaning: ChannelMeaning;
+  /** Pairs whose terminal is a failed outcome under `meaning.failure` (the one count every format shows). */
+  failed: number;
   scopeCount: number;
   /** Scopes left out of `scopes` by `--max-scopes` (absent when every scope is listed). */
   scopesOmitted?: number;
@@ -137,7 +141,7 @@ const byName = (a: { scope: string }, b: { scope: string }) => (a.scope < b.scop
  * (ties by name) — and `scopesOmitted` says how many were left out; the channel's counters still
  * cover every scope.
  */
-export function channelReport(st: ChannelState, maxScopes?: number): ChannelReport {
+export function channelReport(st: ChannelState, maxScopes?: number, failed = 0): ChannelReport {
   let states = [...st.scopes.values()];
   let omitted = 0;
   if (maxScopes !== undefined && states.length > maxScopes) {
@@ -157,7 +161,9 @@ export function channelReport(st: ChannelState, maxScopes?: number): ChannelRepo
   return {
     channel: st.spec.name,
     ordered: st.spec.ordered,
+    meaning: channelMeaning(st.spec),
     ...counterReport(st.counters),
+    failed,
     scopeCount: st.scopes.size,
     ...(omitted > 0 ? { scopesOmitted: omitted } : {}),
     latencyByGroup: groups,
@@ -171,7 +177,7 @@ function cmp(a: string | null, b: string | null): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** The ledger identities of DESIGN §7; returns the violations (empty when the report is sound). */
+/** The ledger identities of docs/design.md §7; returns the violations (empty when the report is sound). */
 export function ledgerViolations(report: Report): string[] {
   const out: string[] = [];
   const check = (where: string, c: CounterReport) => {

@@ -7,7 +7,7 @@
  *
  * Deterministic: every position is relative to the scope's first kept call, every list in a fixed order.
  */
-import type { CallEvent, Confidence, Loc, Method, OrphanRequestRecord, OrphanResponseRecord, PairRecord } from '../model.js';
+import { isFailed, type CallEvent, type ChannelMeaning, type Confidence, type Loc, type Method, type OrphanRequestRecord, type OrphanResponseRecord, type PairRecord } from '../model.js';
 import type { ChannelState } from '../engine/engine.js';
 import { round3 } from '../engine/histogram.js';
 import type { ChannelReport, CounterReport } from './report.js';
@@ -323,6 +323,7 @@ export class TimelineCollector {
   build(channels: readonly ChannelReport[], states: Iterable<ChannelState>): TimelineReport {
     const all: Array<{ channel: string; s: CounterReport & { scope: string } }> = [];
     for (const ch of channels) for (const s of ch.scopes) all.push({ channel: ch.channel, s });
+    const meanings = new Map(channels.map((ch) => [ch.channel, ch.meaning]));
     all.sort((a, b) => worse(a.s, b.s) || cmpStr(a.channel, b.channel) || cmpStr(a.s.scope, b.s.scope));
     const scopes: TimelineScope[] = [];
     let pastLimit = 0;
@@ -347,7 +348,7 @@ export class TimelineCollector {
         if (problem) pastLimitProblems++;
         continue;
       }
-      scopes.push(this.scope(h, s));
+      scopes.push(this.scope(h, s, meanings.get(channel)!));
     }
     const omittedScopes: TimelineReport['omittedScopes'] = [];
     if (pastLimit > 0) omittedScopes.push({ count: pastLimit, reason: 'past-limit', withProblems: pastLimitProblems });
@@ -365,7 +366,7 @@ export class TimelineCollector {
     return { maxScopes: this.maxScopes, maxCallsPerScope: this.maxCalls, scopesTotal: all.length, scopes, omittedScopes, latency };
   }
 
-  private scope(h: Held, s: CounterReport): TimelineScope {
+  private scope(h: Held, s: CounterReport, meaning: ChannelMeaning): TimelineScope {
     const raw = h.calls;
     const points: RawPoint[] = [];
     for (const c of raw) {
@@ -422,7 +423,8 @@ export class TimelineCollector {
         if (fifoPartner === null) unlinked++;
       }
       const status = c.status;
-      const error = status !== null && status !== 'ok' && status !== 'allow' && status !== 'success';
+      // The one definition of a failed outcome: the channel's declaration.
+      const error = c.kind !== 'orphan-request' && isFailed(meaning, { status, error: c.errorText });
       const timeout = status === 'timeout' || /time(d)?[\s_-]?out/i.test(c.errorText ?? '') || /timeout/i.test(c.kindText ?? '');
       return {
         kind: c.kind,

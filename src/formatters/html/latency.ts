@@ -76,8 +76,8 @@ export function latencySection(channels: readonly ChannelReport[], dists: readon
   for (const ch of channels) {
     if (ch.latencyByGroup.length === 0) continue;
     any = true;
-    const isTool = ch.channel !== 'llm';
-    out.push(`<h3>${text(ch.channel)} <span class="dim">per ${isTool ? 'tool' : '(provider, model)'}</span></h3>`);
+    const labels = ch.meaning.groupLabels;
+    out.push(`<h3>${text(ch.channel)} <span class="dim">per ${labels.length === 1 ? text(labels[0]!, 40) : `(${labels.map((l) => text(l, 40)).join(', ')})`}</span></h3>`);
     out.push('<div class="latency-grid">');
     const shown = dists ? dists.filter((d) => d.channel === ch.channel) : [];
     const groups = shown.length > 0 ? shown.map((d) => ({ d, g: find(ch, d) })) : ch.latencyByGroup.slice(0, 12).map((g) => ({ d: null, g }));

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DRIFT_STATES, expectedDriftState, REASONS, validateDecisionRecord } from './assay-validate.js';
+import { DRIFT_STATES, expectedDriftState, REASONS, validateDecisionRecord } from './validate.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const contract = readFileSync(path.join(ROOT, 'fixtures/assay/contract.v0.ndjson'), 'utf8')
   .trim()
   .split('\n')

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { analyze, type AnalyzeOptions } from '../analyze.js';
-import type { PairRecord } from '../model.js';
-import type { AssaySummary } from '../report/assay.js';
-import { ledgerViolations, type Report } from '../report/report.js';
-import { jsonRpcKey, producerToolName } from './assay.js';
+import { analyze, type AnalyzeOptions } from '../../analyze.js';
+import type { PairRecord } from '../../model.js';
+import type { AssaySummary } from '../../report/assay.js';
+import { ledgerViolations, type Report } from '../../report/report.js';
+import { jsonRpcKey, producerToolName } from './rpc.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const fx = (name: string) => path.join(ROOT, 'fixtures/assay', name);
 const lines = (name: string) =>
   readFileSync(fx(name), 'utf8')

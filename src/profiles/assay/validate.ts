@@ -1,6 +1,6 @@
 /**
- * Validation of `assay.enforcement_decision.*` records, Plimsoll-style (DESIGN §3.2,
- * reference/assay-fixtures/descriptor.json): closed vocabularies, the `fail_closed` invariant,
+ * Validation of `assay.enforcement_decision.*` records, Plimsoll-style (docs/design.md §3.2;
+ * the record contract is fixtures/assay/contract.v0.ndjson): closed vocabularies, the `fail_closed` invariant,
  * and the drift_state that each reason implies. Unknown additive fields are accepted.
  *
  * Outcomes:
@@ -12,7 +12,7 @@
  * - `valid`.
  * Problems are fixed, capture-free sentences (a value outside a vocabulary is never echoed).
  */
-import { asObject } from './types.js';
+import { asObject } from '../types.js';
 
 export const DECISION_SCHEMA_V0 = 'assay.enforcement_decision.v0';
 export const DECISION_SCHEMA_PREFIX = 'assay.enforcement_decision.';

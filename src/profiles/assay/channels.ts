@@ -1,0 +1,30 @@
+/**
+ * The two assay channels and what they mean (docs/design.md, the channel declaration): rows are
+ * tools, and a decision other than `allow` (a `deny`) is a failed outcome. Also what the profile
+ * reads of a record (`keep`), as plain data.
+ */
+import type { ChannelSpec } from '../../model.js';
+import type { KeepSpec } from '../keep.js';
+
+// A true partner always has the same tool name (the record's is the caller's, sanitized; the
+// arrival is the caller's line verbatim): no FIFO pairing across different tool names.
+// Rows are tools; a decision other than `allow` (a `deny`) is a failed outcome of the call.
+const TOOL_MEANING = {
+  rowLabel: 'tool',
+  attribution: 'tool',
+  groupLabels: ['tool'],
+  failure: { kind: 'status-not-in', statuses: ['allow'] },
+  idKind: 'correlation',
+} as const satisfies Omit<ChannelSpec, 'name' | 'ordered' | 'signatureFields'>;
+export const DECISION_CHANNEL: ChannelSpec = { name: 'decision', ...TOOL_MEANING, ordered: true, signatureFields: ['tool'], signatureRequired: true };
+export const DELIVERY_CHANNEL: ChannelSpec = { name: 'delivery', ...TOOL_MEANING, ordered: true, signatureFields: ['tool'], signatureRequired: true };
+
+/**
+ * `Profile.keep`: decision records (and every other `assay.*` record) are validated whole; of a
+ * JSON-RPC line the profile reads the method, the id, and `params.name` and `params._meta`.
+ */
+export const ASSAY_KEEP: KeepSpec = {
+  tree: { schema: true, method: true, id: true, params: { name: true, _meta: true } },
+  whole: [{ key: 'schema', prefixes: ['assay.'] }],
+};
+

@@ -1,0 +1,103 @@
+/**
+ * The JSON-RPC logs around the decisions: the caller's sent `tools/call` lines (requests of
+ * `decision`) and the upstream's received ones (terminals of `delivery`).
+ */
+import type { Loc } from '../../model.js';
+import { finding } from '../../report/findings.js';
+import { checkId, derivedKey, type IdKey, makeEvent } from '../event.js';
+import type { ProfileContext, RecordHandler, RecordOutcome } from '../types.js';
+import { asObject } from '../types.js';
+import { DECISION_CHANNEL, DELIVERY_CHANNEL } from './channels.js';
+import { CALLER_LOG, NOTE_NO_DECISION_RECORD, RESERVED_ID_PREFIX, RUN_SCOPE, UPSTREAM_LOG } from './options.js';
+import { jsonRpcKey, producerToolName, type RpcCall } from './rpc.js';
+import type { AssayRun } from './run.js';
+
+export function readCall(run: AssayRun, obj: Record<string, unknown>, loc: Loc, channel: string, ctx: ProfileContext): RpcCall | 'establish' | null {
+  if (obj.method !== 'tools/call') return null;
+  const hasId = Object.prototype.hasOwnProperty.call(obj, 'id');
+  const id = hasId ? obj.id : undefined;
+  if (typeof id === 'string' && id.startsWith(RESERVED_ID_PREFIX)) return 'establish';
+  const params = asObject(obj.params);
+  const meta = asObject(params?.['_meta']);
+  const raw = meta && Object.prototype.hasOwnProperty.call(meta, run.key) ? meta[run.key] : undefined;
+  const c = checkId('correlation', run.keyField, raw);
+  let corrId: IdKey | null = null;
+  if (c.kind === 'valid') corrId = c.key;
+  else if (c.kind === 'invalid') ctx.finding(finding('INVALID_ID', { channel, scope: RUN_SCOPE, locations: [loc] }, c.info));
+  const rpcKey = jsonRpcKey(id);
+  return { rpcKey: rpcKey === null ? null : derivedKey(rpcKey), corrId, tool: producerToolName(params?.name) };
+}
+
+export function callerHandler(run: AssayRun, ctx: ProfileContext): RecordHandler {
+  return {
+    record(value: unknown, loc: Loc): RecordOutcome {
+      const obj = asObject(value);
+      if (!obj) return 'unclaimed';
+      const call = readCall(run, obj, loc, 'decision', ctx);
+      if (call === 'establish') {
+        run.establishSkipped++;
+        return 'ignored';
+      }
+      if (!call) return 'ignored';
+      run.callerCalls++;
+      if (!run.decisionEval) return 'ignored';
+      const ev = makeEvent(
+        DECISION_CHANNEL,
+        {
+          role: 'request',
+          scope: RUN_SCOPE,
+          id: call.corrId,
+          sig: [call.tool],
+          time: null,
+          caller: CALLER_LOG,
+          attrs: { tool: call.tool, kind: 'tools/call' },
+          loc,
+          orphanNote: NOTE_NO_DECISION_RECORD,
+        },
+        ctx,
+      );
+      // The proxy forwards the caller's line verbatim: its arrival carries the same _meta and id.
+      const arrivalKey = call.corrId ?? call.rpcKey;
+      if (arrivalKey !== null) run.chain.set(loc, arrivalKey);
+      ctx.emit(ev);
+      return 'used';
+    },
+  };
+}
+
+export function upstreamHandler(run: AssayRun, ctx: ProfileContext): RecordHandler {
+  return {
+    record(value: unknown, loc: Loc): RecordOutcome {
+      const obj = asObject(value);
+      if (!obj) return 'unclaimed';
+      const call = readCall(run, obj, loc, 'delivery', ctx);
+      if (call === 'establish') {
+        run.establishSkipped++;
+        return 'ignored';
+      }
+      if (!call) return 'ignored';
+      run.upstreamCalls++;
+      if (!run.deliveryEval) return 'ignored';
+      const pair = ctx.emit(
+        makeEvent(
+          DELIVERY_CHANNEL,
+          {
+            role: 'terminal',
+            scope: RUN_SCOPE,
+            // A JSON-RPC id can only meet an id chained through a decision pair: without the caller
+            // log it is no key at all.
+            id: call.corrId ?? (run.decisionEval ? call.rpcKey : null),
+            sig: [call.tool],
+            time: null,
+            caller: UPSTREAM_LOG,
+            attrs: { tool: call.tool, kind: 'tools/call' },
+            loc,
+          },
+          ctx,
+        ),
+      );
+      if (pair) run.allowArrived++;
+      return 'used';
+    },
+  };
+}

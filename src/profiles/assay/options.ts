@@ -1,0 +1,38 @@
+/** The assay profile's options, fixed names and bounds. */
+import type { Loc } from '../../model.js';
+
+export const DEFAULT_CORRELATION_KEY = 'assay.correlation_id';
+/** The proxy's own upstream traffic (pre-call establish). */
+export const RESERVED_ID_PREFIX = 'assay-establish-';
+/** One run per invocation (decision files carry no run delimiter). */
+export const RUN_SCOPE = 'run';
+/** Bounded windows: deny-record keys and seen correlation ids. */
+export const DEFAULT_WINDOW = 100_000;
+/** Distinct tool names counted by name; the rest are counted in `toolsOmitted`. */
+export const MAX_TOOLS = 10_000;
+/** Schema strings are capture strings: kept bounded in findings. */
+export const MAX_SCHEMA_CHARS = 128;
+
+export const NOTE_ALLOWED_NOT_OBSERVED = 'allowed, not observed upstream';
+export const NOTE_NO_DECISION_RECORD = 'caller call with no decision record';
+export const CALLER_LOG = '(caller log)';
+export const UPSTREAM_LOG = '(upstream)';
+
+export interface AssayOptions {
+  /** Which input roles exist (set by analyze() before reading). */
+  roles?: { capture?: boolean; caller?: boolean; upstream?: boolean };
+  /** The `_meta` key holding the correlation id on JSON-RPC requests. */
+  correlationKey?: string;
+  /** Size of the bounded windows (deny keys, seen correlation ids). */
+  window?: number;
+}
+
+
+/** A deny record, remembered by its keys for the delivery audit. */
+export interface DenyEntry {
+  loc: Loc;
+  tool: string | null;
+  reason: string | null;
+  arrived: boolean;
+}
+

@@ -1,0 +1,57 @@
+/** What an assay run reports: `report.records.assay` (the delivery matrix, validation counts) and its notes. */
+import type { AssaySummary } from '../../report/assay.js';
+import type { AssayRun } from './run.js';
+import { REASONS } from './validate.js';
+
+export function assayNotes(run: AssayRun): string[] {
+  if (run.records === 0 && run.callerCalls === 0 && run.upstreamCalls === 0) return [];
+  const out: string[] = [];
+  if (!run.decisionEval && !run.deliveryEval)
+    out.push('assay: decision records only, nothing paired (give --caller FILE and --upstream FILE to audit decisions and delivery)');
+  if (run.deliveryEval && !run.decisionEval && run.recordsWithoutId > 0)
+    out.push(
+      'assay: bypass detection needs ids or the caller log: decision records without a correlation id pair with upstream arrivals by tool name in order, and a denied call that reached the upstream shows only as UNRECORDED_DELIVERY',
+    );
+  if (run.decisionEval && !run.deliveryEval) out.push('assay: delivery not audited (give --upstream FILE, the upstream’s received tools/call log)');
+  return out;
+}
+
+export function assaySummary(run: AssayRun): AssaySummary | undefined {
+  if (run.records === 0 && run.callerCalls === 0 && run.upstreamCalls === 0 && run.otherAssay === 0) return undefined;
+  const reasons: Array<{ reason: string; count: number }> = [];
+  for (const r of [...REASONS, 'other']) {
+    const n = run.byReason.get(r);
+    if (n) reasons.push({ reason: r, count: n });
+  }
+  const tools = [...run.byTool].map(([tool, count]) => ({ tool, count }));
+  tools.sort((a, b) => b.count - a.count || (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
+  const denyChecked = run.denyRecords - run.denyUnchecked;
+  return {
+    records: run.records,
+    valid: run.valid,
+    malformed: run.malformed,
+    unsupportedSchema: run.unsupported,
+    inconsistent: run.inconsistent,
+    otherAssayRecords: run.otherAssay,
+    byDecision: { ...run.byDecision },
+    byReason: reasons,
+    byTool: tools,
+    toolsOmitted: run.toolsOmitted,
+    correlationIds: { ...run.corr },
+    calls: { caller: run.roles.caller ? run.callerCalls : null, upstream: run.roles.upstream ? run.upstreamCalls : null, establishSkipped: run.establishSkipped },
+    delivery: run.deliveryEval
+      ? {
+          allow: { records: run.allowRecords, arrived: run.allowArrived, notArrived: run.allowRecords - run.allowArrived },
+          // Unknown (null) when no deny record carries an id an arrival could be recognised by.
+          deny: {
+            records: run.denyRecords,
+            arrived: run.denyRecords > 0 && denyChecked === 0 ? null : run.denyArrived,
+            notArrived: run.denyRecords > 0 && denyChecked === 0 ? null : denyChecked - run.denyArrived,
+            unchecked: run.denyUnchecked,
+          },
+          deniedArrivals: run.deniedArrivals,
+          unrecordedArrivals: run.unrecordedArrivals,
+        }
+      : null,
+  };
+}

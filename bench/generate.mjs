@@ -4,7 +4,7 @@
  *
  *   node bench/generate.mjs --size 300 --out bench/out/capture-300mb.jsonl [--seed 1]
  *
- * Shape (reference/amplifier.md): sessions in the logging hook's envelope (`ts`, `lvl`, `schema`,
+ * Shape (docs/design.md §3.1): sessions in the logging hook's envelope (`ts`, `lvl`, `schema`,
  * `event`, lifted `session_id`/`request_id`/`status`/`duration_ms`/`error`, the rest under `data`,
  * written like Python's json.dumps with ", " / ": " separators), one old-era session in ten in the
  * flat `{event, timestamp, data}` shape with the legacy `llm:request:raw` tier. Each session runs a

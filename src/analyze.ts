@@ -6,9 +6,10 @@ import { isFailed, type Loc, type OrphanRequestRecord, type OrphanResponseRecord
 import { PairingEngine, type EngineSink } from './engine/engine.js';
 import { FindingCollector, finding, type Finding } from './report/findings.js';
 import { findingMessage } from './report/messages.js';
+import { noteText } from './report/notes.js';
 import { evaluateGate, type GateOptions } from './report/gate.js';
 import { channelReport, REPORT_SCHEMA, type InputLedgerReport, type Report } from './report/report.js';
-import { InputUsageError, resolveSources, type Source, type SourceRole } from './input/sources.js';
+import { InputUsageError, resolveSources, type Source, type SourceRole, type WalkError } from './input/sources.js';
 import { readSource } from './input/read.js';
 import { WorkerPool } from './input/parallel.js';
 import { combinedKeep, keepFunction, keepFunctions, profileKeeps } from './profiles/keep.js';
@@ -111,7 +112,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   };
 
   const sources: Source[] = [];
-  const walkErrors: string[] = [];
+  const walkErrors: WalkError[] = [];
   const add = async (args: readonly string[] | undefined, role: SourceRole) => {
     if (!args || args.length === 0) return;
     const r = await resolveSources(args, role);
@@ -124,10 +125,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   await add(opts.upstream, 'upstream');
 
   for (const w of walkErrors) {
-    const at = w.lastIndexOf(': ');
-    collector.add(
-      finding('INPUT_ERROR', { locations: [] }, { error: `unreadable directory entry ${w}`, byteOffset: null, path: at > 0 ? w.slice(0, at) : w }),
-    );
+    collector.add(finding('INPUT_ERROR', { locations: [] }, { error: `unreadable directory entry ${w.path}: ${w.reason}`, byteOffset: null, path: w.path }));
   }
 
   const needles = [...new Set(profiles.flatMap((p) => p.needles))].map((n) => Buffer.from(n));
@@ -146,7 +144,8 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   // Channels with any event, or that a profile evaluated, in declaration order.
   const channels = [];
   const evaluated = new Set(profiles.flatMap((p) => p.evaluatedChannels?.() ?? []));
-  for (const st of engine.channels.values()) {
+  const snapshot = engine.snapshot({ distributions: timeline !== null });
+  for (const st of snapshot.channels) {
     const c = st.counters;
     if (c.requests + c.terminals + c.interims > 0 || evaluated.has(st.spec.name)) channels.push(channelReport(st, opts.maxScopes, failed.get(st.spec.name) ?? 0));
   }
@@ -157,7 +156,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
     const s = p.summary?.();
     if (s !== undefined) records[p.name] = s;
     const n = p.notes?.();
-    if (n) notes.push(...n);
+    if (n) notes.push(...n.map(noteText));
   }
 
   const findings = collector.list().map((f) => ({ ...f, message: findingMessage(f) }) as Finding);
@@ -192,7 +191,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
     findingsOmitted,
     gate: evaluateGate(opts.gate ?? {}, findingCounts, channels),
   };
-  if (timeline) report.timeline = timeline.build(channels, engine.channels.values());
+  if (timeline) report.timeline = timeline.build(channels, snapshot.channels);
   return report;
 }
 

@@ -4,7 +4,7 @@
  */
 import type { CommandModule } from 'yargs';
 import { compare } from '../compare/compare.js';
-import { COMPARE_FORMAT_NAMES, renderCompare, type CompareFormatName } from '../compare/render.js';
+import { COMPARE_FORMAT_NAMES, renderCompare, type CompareFormatName } from '../formatters/index.js';
 import { InputUsageError } from '../input/sources.js';
 import { makeChalk } from './color.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';

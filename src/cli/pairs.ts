@@ -6,7 +6,8 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { CommandModule } from 'yargs';
-import { pairs, pairsLineText } from '../compare/pairs.js';
+import { pairs } from '../compare/pairs.js';
+import { PAIRS_FORMATTERS } from '../formatters/index.js';
 import { InputUsageError } from '../input/sources.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
 
@@ -34,6 +35,7 @@ async function runPairs(a: PairsArgs): Promise<void> {
   out.once('close', stop);
   out.once('error', stop);
 
+  const format = PAIRS_FORMATTERS.ndjson;
   let buf: string[] = [];
   let size = 0;
   let blocked = false;
@@ -63,7 +65,7 @@ async function runPairs(a: PairsArgs): Promise<void> {
   await pairs({
     ...opts,
     onLine: (line) => {
-      const t = pairsLineText(line);
+      const t = format.line(line);
       buf.push(t);
       size += t.length;
       if (size >= BATCH) flush();

@@ -8,7 +8,7 @@
  * histograms of fixed precision; nothing grows with the number of calls.
  */
 import { analyze, type AnalyzeOptions } from '../analyze.js';
-import { LatencyHistogram, round3 } from '../engine/histogram.js';
+import { LatencyHistogram, round3 } from '../stats/histogram.js';
 import { attributionOf, channelMeaning, isFailed, type CallSide, type ChannelMeaning, type Loc, type PairRecord, type ShadowPairRecord, type Usage } from '../model.js';
 import type { Report } from '../report/report.js';
 import { VERSION } from '../version.js';

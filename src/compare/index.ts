@@ -18,5 +18,5 @@ export type {
 } from './compare.js';
 export { pairs, callLine, orphanRequestLine, orphanResponseLine, pairsLineText } from './pairs.js';
 export type { PairsOptions, PairsLine, CallLine, OrphanLine } from './pairs.js';
-export { COMPARE_FORMATTERS, COMPARE_FORMAT_NAMES, renderCompare } from './render.js';
-export type { CompareFormatName, CompareFormatter, CompareRenderContext } from './render.js';
+export { COMPARE_FORMATTERS, COMPARE_FORMAT_NAMES, renderCompare } from '../formatters/index.js';
+export type { CompareFormatName, CompareFormatter, CompareRenderContext } from '../formatters/index.js';

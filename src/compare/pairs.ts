@@ -131,10 +131,7 @@ export function orphanResponseLine(o: OrphanResponseRecord, meaning: { attributi
   return orphan('response', o.channel, o.scope, o.terminal, o.reason, null, null, meaning);
 }
 
-/** One NDJSON line (with its newline), risky characters escaped. */
-export function pairsLineText(line: PairsLine): string {
-  return `${safeJson(line)}\n`;
-}
+export { pairsLineText } from '../formatters/pairs-ndjson.js';
 
 export interface PairsOptions extends AnalyzeOptions {
   /** Called once per call and per orphan, in pass order. */

@@ -3,7 +3,7 @@ import type { CallEvent, ChannelSpec } from '../model.js';
 import type { Finding } from '../report/findings.js';
 import { PairingEngine } from './engine.js';
 // What the test channel means does not matter to the engine (it pairs; reports read the meaning).
-const TEST_MEANING = { rowLabel: 'caller', attribution: 'caller', groupLabels: ['group'], failure: { kind: 'status-in', statuses: ['error'] }, idKind: 'correlation' } as const;
+import { TEST_MEANING } from './test-meaning.js';
 
 function setup(spec: Partial<ChannelSpec> = {}) {
   const findings: Finding[] = [];

@@ -3,25 +3,30 @@ import type { CallEvent, ChannelSpec, OrphanRequestRecord, OrphanResponseRecord,
 import type { Finding } from '../report/findings.js';
 import { PairingEngine, sigMatch } from './engine.js';
 // What the test channel means does not matter to the engine (it pairs; reports read the meaning).
-const TEST_MEANING = { rowLabel: 'caller', attribution: 'caller', groupLabels: ['group'], failure: { kind: 'status-in', statuses: ['error'] }, idKind: 'correlation' } as const;
+import { TEST_MEANING } from './test-meaning.js';
 
 const LLM: ChannelSpec = { name: 'llm', ...TEST_MEANING, ordered: false, signatureFields: ['provider', 'model', 'caller'] };
 const ORDERED: ChannelSpec = { name: 'decision', ...TEST_MEANING, ordered: true, signatureFields: ['tool'] };
 
-let line = 0;
-function ev(role: CallEvent['role'], opts: Partial<CallEvent> & { sig?: (string | null)[] | null } = {}): CallEvent {
-  line++;
-  return {
-    role,
-    channel: 'llm',
-    scope: 'S',
-    id: null,
-    sig: null,
-    time: line * 10,
-    caller: 'main',
-    attrs: {},
-    loc: { path: 'cap.jsonl', line },
-    ...opts,
+type Ev = (role: CallEvent['role'], opts?: Partial<CallEvent> & { sig?: (string | null)[] | null }) => CallEvent;
+
+/** A fresh capture per test: events numbered from line 1, ten ms apart. */
+function capture(): Ev {
+  let line = 0;
+  return (role, opts = {}) => {
+    line++;
+    return {
+      role,
+      channel: 'llm',
+      scope: 'S',
+      id: null,
+      sig: null,
+      time: line * 10,
+      caller: 'main',
+      attrs: {},
+      loc: { path: 'cap.jsonl', line },
+      ...opts,
+    };
   };
 }
 
@@ -48,6 +53,7 @@ function run(events: CallEvent[], channels: ChannelSpec[] = [LLM], options: { cl
 
 describe('the pairing cascade', () => {
   it('pairs by id with confidence exact', () => {
+    const ev = capture();
     const { pairs, c } = run([ev('request', { id: 'a' }), ev('request', { id: 'b' }), ev('terminal', { id: 'b' }), ev('terminal', { id: 'a' })]);
     expect(pairs.map((p) => [p.request.id, p.terminal.id, p.method, p.confidence])).toEqual([
       ['b', 'b', 'id', 'exact'],
@@ -59,6 +65,7 @@ describe('the pairing cascade', () => {
   });
 
   it('signature, unambiguous: one candidate shares the signature', () => {
+    const ev = capture();
     const { pairs, findings } = run([
       ev('request', { sig: ['anthropic', 'sonnet', null], caller: 'agent' }),
       ev('request', { sig: ['anthropic', 'haiku', null], caller: 'summarizer' }),
@@ -72,6 +79,7 @@ describe('the pairing cascade', () => {
   });
 
   it('signature, ambiguous: two candidates share it, the oldest is taken', () => {
+    const ev = capture();
     const { pairs, findings } = run([
       ev('request', { sig: ['anthropic', 'haiku', null], caller: 'one' }),
       ev('request', { sig: ['anthropic', 'haiku', null], caller: 'two' }),
@@ -91,6 +99,7 @@ describe('the pairing cascade', () => {
   });
 
   it('fifo: no signature shared, the oldest open request is taken', () => {
+    const ev = capture();
     const { pairs } = run([
       ev('request', { sig: ['anthropic', 'a', null] }),
       ev('request', { sig: ['anthropic', 'b', null] }),
@@ -98,11 +107,12 @@ describe('the pairing cascade', () => {
       ev('terminal'),
     ]);
     expect(pairs[0]).toMatchObject({ method: 'fifo', confidence: 'ambiguous', candidates: 2 });
-    expect(pairs[0]!.request.loc.line).toBe(pairs[0]!.request.loc.line);
+    expect(pairs[0]!.request.loc.line).toBe(1); // the oldest open request, not the newer one on line 2
     expect(pairs[1]).toMatchObject({ method: 'fifo', confidence: 'unambiguous', candidates: 1 });
   });
 
   it('orphan response: a terminal with nothing open', () => {
+    const ev = capture();
     const { c, orphanResps, findings } = run([ev('terminal'), ev('request', { id: 'x' }), ev('terminal', { id: 'x' }), ev('terminal', { id: 'zz' })]);
     expect(c.orphanResponses).toBe(2);
     expect(orphanResps.map((o) => o.reason)).toEqual(['no-open-request', 'id-not-open']);
@@ -110,6 +120,7 @@ describe('the pairing cascade', () => {
   });
 
   it('duplicate terminal: a second terminal for a closed id', () => {
+    const ev = capture();
     const { c, findings, pairs } = run([ev('request', { id: 'x' }), ev('terminal', { id: 'x' }), ev('terminal', { id: 'x' })]);
     expect(pairs).toHaveLength(1);
     expect(c.duplicateTerminals).toBe(1);
@@ -118,6 +129,7 @@ describe('the pairing cascade', () => {
   });
 
   it('a closed id that fell out of the window is an orphan response', () => {
+    const ev = capture();
     const { c } = run([ev('request', { id: 'x' }), ev('terminal', { id: 'x' }), ev('request', { id: 'y' }), ev('terminal', { id: 'y' }), ev('terminal', { id: 'x' })], [LLM], {
       closedWindow: 1,
     });
@@ -126,6 +138,7 @@ describe('the pairing cascade', () => {
   });
 
   it('mixed stream: an id terminal with no id match takes only requests without an id', () => {
+    const ev = capture();
     const { pairs, c } = run([
       ev('request', { id: 'a', caller: 'new' }),
       ev('request', { caller: 'old' }),
@@ -140,11 +153,13 @@ describe('the pairing cascade', () => {
   });
 
   it('an id-less terminal may take a request that has an id (all open requests are candidates)', () => {
+    const ev = capture();
     const { pairs } = run([ev('request', { id: 'a' }), ev('terminal')]);
     expect(pairs[0]).toMatchObject({ method: 'fifo', confidence: 'unambiguous' });
   });
 
   it('interims attach by id, or to the only open request; else unattributed', () => {
+    const ev = capture();
     const { pairs, c } = run([
       ev('request', { id: 'a' }),
       ev('interim', { id: 'a' }),
@@ -162,6 +177,7 @@ describe('the pairing cascade', () => {
   });
 
   it('redundant terminals are counted and never take a request', () => {
+    const ev = capture();
     const { c, pairs } = run([ev('request'), ev('terminal', { redundant: true }), ev('terminal')]);
     expect(c.redundant).toBe(1);
     expect(pairs).toHaveLength(1);
@@ -169,6 +185,7 @@ describe('the pairing cascade', () => {
   });
 
   it('DUPLICATE_ID: both stay open, the oldest is taken first', () => {
+    const ev = capture();
     const { pairs, findings, c } = run([ev('request', { id: 'a', caller: 'first' }), ev('request', { id: 'a', caller: 'second' }), ev('terminal', { id: 'a' }), ev('terminal', { id: 'a' })]);
     expect(findings.filter((f) => f.code === 'DUPLICATE_ID')).toHaveLength(1);
     expect(pairs.map((p) => p.request.caller)).toEqual(['first', 'second']);
@@ -176,12 +193,14 @@ describe('the pairing cascade', () => {
   });
 
   it('orphan requests at end of input carry their age against the scope’s last event', () => {
+    const ev = capture();
     const { orphanReqs, c } = run([ev('request', { time: 100 }), ev('request', { id: 'x', time: 150 }), ev('terminal', { id: 'x', time: 400 })]);
     expect(c.orphanRequests).toBe(1);
     expect(orphanReqs[0]).toMatchObject({ reason: 'end-of-input', ageMs: 300 });
   });
 
   it('scopes pair independently', () => {
+    const ev = capture();
     const { pairs, engine } = run([ev('request', { scope: 'A' }), ev('request', { scope: 'B' }), ev('terminal', { scope: 'B' }), ev('terminal', { scope: 'A' })]);
     expect(pairs.map((p) => p.scope)).toEqual(['B', 'A']);
     expect(pairs.every((p) => p.confidence === 'unambiguous')).toBe(true);
@@ -189,6 +208,7 @@ describe('the pairing cascade', () => {
   });
 
   it('ordered channels: the oldest request with an agreeing signature is unambiguous', () => {
+    const ev = capture();
     const d = (role: CallEvent['role'], tool: string) => ev(role, { channel: 'decision', sig: [tool] });
     const { pairs } = run([d('request', 'read'), d('request', 'write'), d('terminal', 'read'), d('terminal', 'write')], [ORDERED]);
     expect(pairs.map((p) => [p.method, p.confidence])).toEqual([
@@ -198,11 +218,13 @@ describe('the pairing cascade', () => {
   });
 
   it('an inherited id is no surer than the pairing it came from', () => {
+    const ev = capture();
     const { pairs } = run([ev('request', { id: 'j1', maxConfidence: 'unambiguous' }), ev('terminal', { id: 'j1' })]);
     expect(pairs[0]).toMatchObject({ method: 'id', confidence: 'unambiguous' });
   });
 
   it('evicts the oldest open request beyond maxOpenCalls as an orphan with reason evicted', () => {
+    const ev = capture();
     const { c, orphanReqs } = run([ev('request'), ev('request'), ev('request'), ev('terminal')], [LLM], { maxOpenCalls: 2 });
     expect(c.evicted).toBe(1);
     expect(orphanReqs[0]!.reason).toBe('evicted');
@@ -210,6 +232,7 @@ describe('the pairing cascade', () => {
   });
 
   it('crossed: signature-FIFO that respects callers is not crossed where FIFO is', () => {
+    const ev = capture();
     const { c } = run([
       ev('request', { id: 'a', sig: ['p', 'm', 'agent'] }),
       ev('request', { id: 'b', sig: ['p', 'm', 'summarizer'] }),
@@ -221,6 +244,7 @@ describe('the pairing cascade', () => {
   });
 
   it('latency is recorded per pair', () => {
+    const ev = capture();
     const { pairs, c } = run([ev('request', { time: 1000 }), ev('terminal', { time: 1250 })]);
     expect(pairs[0]!.latencyMs).toBe(250);
     expect(c.latency.stats()).toMatchObject({ count: 1, min: 250, max: 250, p50: 250 });

@@ -11,7 +11,6 @@ import type {
   ChannelSpec,
   Confidence,
   Loc,
-  Method,
   OrphanRequestRecord,
   OrphanResponseRecord,
   PairRecord,
@@ -20,7 +19,14 @@ import type {
 } from '../model.js';
 import type { Finding } from '../report/findings.js';
 import { finding } from '../report/findings.js';
-import { LatencyHistogram } from './histogram.js';
+import type { ChannelSnapshot, EngineSnapshot, SnapshotOptions } from '../model/snapshot.js';
+import { LatencyHistogram } from '../stats/histogram.js';
+import { cascade, type CascadeMatch } from './cascade.js';
+import { forgetInShadows, takeShadows, type ShadowTake } from './shadows.js';
+import { countersSnapshot, newCounters, OpenQueue, type ChannelState, type Counters, type OpenReq, type ScopeState, type ShadowReq } from './state.js';
+
+export { sigMatch } from './cascade.js';
+export { OpenQueue, newCounters, type ChannelState, type Counters, type ScopeState } from './state.js';
 
 export interface EngineSink {
   pair?(p: PairRecord): void;
@@ -40,102 +46,6 @@ export interface EngineOptions {
   maxOpenCalls?: number;
 }
 
-/** Counters of one channel or one scope. */
-export interface Counters {
-  requests: number;
-  terminals: number;
-  interims: number;
-  unattributedInterims: number;
-  redundant: number;
-  pairs: number;
-  byMethod: Record<Method, number>;
-  byConfidence: Record<Confidence, number>;
-  orphanRequests: number;
-  evicted: number;
-  orphanResponses: number;
-  duplicateTerminals: number;
-  duplicateIds: number;
-  crossedComparable: number;
-  crossedFifo: number;
-  crossedSignature: number;
-  requestsWithId: number;
-  terminalsWithId: number;
-  maxInFlight: number;
-  negativeLatencies: number;
-  latency: LatencyHistogram;
-}
-
-export function newCounters(): Counters {
-  return {
-    requests: 0,
-    terminals: 0,
-    interims: 0,
-    unattributedInterims: 0,
-    redundant: 0,
-    pairs: 0,
-    byMethod: { id: 0, signature: 0, fifo: 0 },
-    byConfidence: { exact: 0, unambiguous: 0, ambiguous: 0 },
-    orphanRequests: 0,
-    evicted: 0,
-    orphanResponses: 0,
-    duplicateTerminals: 0,
-    duplicateIds: 0,
-    crossedComparable: 0,
-    crossedFifo: 0,
-    crossedSignature: 0,
-    requestsWithId: 0,
-    terminalsWithId: 0,
-    maxInFlight: 0,
-    negativeLatencies: 0,
-    latency: new LatencyHistogram(),
-  };
-}
-
-interface OpenReq {
-  seq: number;
-  ev: CallEvent;
-  interims: number;
-}
-
-interface ShadowReq {
-  seq: number;
-  sig: readonly (string | null)[] | null;
-  loc: Loc;
-  caller: string;
-  ev: CallEvent;
-}
-
-/** The open requests of one scope, in order; dropped when empty so idle scopes stay small. */
-interface OpenSet {
-  all: Map<number, OpenReq>;
-  noId: Map<number, OpenReq>;
-  byId: Map<string, OpenReq[]>;
-  fifo: Map<number, ShadowReq>;
-  sigShadow: Map<number, ShadowReq>;
-}
-
-export interface ScopeState {
-  scope: string;
-  counters: Counters;
-  open: OpenSet | null;
-  lastTime: number | null;
-}
-
-/** Per channel: its scopes, counters, and per-group latency. */
-export interface ChannelState {
-  spec: ChannelSpec;
-  counters: Counters;
-  scopes: Map<string, ScopeState>;
-  /** Latency per (provider, model) or per tool: key → histogram; label parts kept beside. */
-  groups: Map<string, { label: [string | null, string | null]; hist: LatencyHistogram }>;
-  openTotal: number;
-  /** Open requests of the channel in arrival order, so eviction takes the channel's oldest. */
-  openQueue: OpenQueue;
-  closed: Map<string, true>;
-}
-
-let seqCounter = 0;
-
 /** Latency groups kept per channel before further (provider, model) pairs share one overflow group. */
 export const MAX_LATENCY_GROUPS = 10_000;
 const OVERFLOW_GROUP = '\u0001overflow';
@@ -145,6 +55,8 @@ export class PairingEngine {
   private readonly sink: EngineSink;
   private readonly closedWindow: number;
   private readonly maxOpenCalls: number;
+  /** Arrival number of the last request (instance state: two engines never share a sequence). */
+  private seq = 0;
 
   constructor(opts: EngineOptions) {
     this.sink = opts.sink;
@@ -196,7 +108,7 @@ export class PairingEngine {
 
   private request(ch: ChannelState, sc: ScopeState, ev: CallEvent): void {
     const open = (sc.open ??= { all: new Map(), noId: new Map(), byId: new Map(), fifo: new Map(), sigShadow: new Map() });
-    const seq = ++seqCounter;
+    const seq = ++this.seq;
     const req: OpenReq = { seq, ev, interims: 0 };
     this.bump(ch, sc, (c) => {
       c.requests++;
@@ -234,10 +146,7 @@ export class PairingEngine {
     // The shadows forget it too: an evicted call is gone from every view. A shadow never holds more
     // than the scope's open requests (without eviction that holds by construction), so it is trimmed
     // oldest-first when its own copy of this request was already taken.
-    open.fifo.delete(req.seq);
-    open.sigShadow.delete(req.seq);
-    trimOldest(open.fifo, open.all.size);
-    trimOldest(open.sigShadow, open.all.size);
+    forgetInShadows(open, req.seq);
     this.orphanRequest(ch, sc, req, 'evicted');
     this.maybeDropOpen(sc);
   }
@@ -273,6 +182,7 @@ export class PairingEngine {
     if (o && o.all.size === 0 && o.fifo.size === 0 && o.sigShadow.size === 0) sc.open = null;
   }
 
+  /** A terminal: the shadows take their partners, then the cascade pairs it, or it is an orphan or a duplicate. */
   private terminal(ch: ChannelState, sc: ScopeState, ev: CallEvent): PairRecord | null {
     this.bump(ch, sc, (c) => {
       c.terminals++;
@@ -282,88 +192,49 @@ export class PairingEngine {
       this.bump(ch, sc, (c) => c.redundant++);
       return null;
     }
-    const open = sc.open;
+    const inFlight = sc.open ? sc.open.all.size : 0;
     // Shadows first: they know no ids and see every non-redundant terminal.
-    let fifoPartner: ShadowReq | null = null;
-    let sigPartner: ShadowReq | null = null;
-    const fifoInFlight = open ? open.fifo.size : 0;
-    const sigInFlight = open ? open.sigShadow.size : 0;
-    const inFlight = open ? open.all.size : 0;
-    if (open) {
-      const f = open.fifo.values().next();
-      if (!f.done) {
-        fifoPartner = f.value;
-        open.fifo.delete(fifoPartner.seq);
-      }
-      sigPartner = pickShadow(open.sigShadow, ev.sig);
-      if (sigPartner) open.sigShadow.delete(sigPartner.seq);
-    }
-
-    let taken: OpenReq | undefined;
-    let method: Method = 'id';
-    let confidence: Confidence = 'exact';
-    let candidates = 1;
-    if (open && ev.id !== null) {
-      const list = open.byId.get(ev.id);
-      if (list && list.length > 0) taken = list[0];
-    }
-    if (!taken && open) {
-      const pool = ev.id !== null ? open.noId : open.all;
-      if (pool.size > 0) {
-        let firstMatch: OpenReq | undefined;
-        let matches = 0;
-        if (ev.sig) {
-          for (const r of pool.values()) {
-            if (sigMatch(ev.sig, r.ev.sig)) {
-              if (!firstMatch) firstMatch = r;
-              if (++matches > 1) break;
-            }
-          }
-        }
-        if (firstMatch) {
-          method = 'signature';
-          taken = firstMatch;
-          candidates = matches;
-        } else if (!ch.spec.signatureRequired) {
-          method = 'fifo';
-          taken = pool.values().next().value!;
-          candidates = pool.size;
-        }
-        if (taken) {
-          const oldest = open.all.values().next().value!;
-          const orderedOk = ch.spec.ordered && taken === oldest && sigMatch(ev.sig, taken.ev.sig);
-          confidence = candidates === 1 || orderedOk ? 'unambiguous' : 'ambiguous';
-        }
-      }
-    }
-
-    if (!taken) {
-      if (ev.id !== null && ch.closed.has(closedKey(sc.scope, ev.id))) {
-        this.bump(ch, sc, (c) => c.duplicateTerminals++);
-        this.sink.finding(
-          finding('DUPLICATE_TERMINAL', { channel: ch.spec.name, scope: sc.scope, locations: [ev.loc] }, { id: ev.id, caller: ev.caller }),
-        );
-      } else {
-        this.bump(ch, sc, (c) => c.orphanResponses++);
-        const reason: OrphanResponseRecord['reason'] = ev.id !== null ? 'id-not-open' : 'no-open-request';
-        const rec: OrphanResponseRecord = { channel: ch.spec.name, scope: sc.scope, terminal: side(ev), reason };
-        this.sink.orphanResponse?.(rec);
-        this.sink.finding(
-          finding(
-            'ORPHAN_RESPONSE',
-            { channel: ch.spec.name, scope: sc.scope, locations: [ev.loc] },
-            { caller: ev.caller, reason, id: ev.id, kind: ev.attrs.kind, tool: ev.attrs.tool ?? null },
-          ),
-        );
-      }
+    const shadows = takeShadows(sc.open, ev);
+    const match = cascade(sc.open, ev, ch.spec);
+    if (!match) {
+      this.unmatched(ch, sc, ev);
       this.maybeDropOpen(sc);
-      if (this.sink.shadowPair) {
-        this.shadowPair(ch, sc, 'fifo', ev, fifoPartner, fifoInFlight, null);
-        this.shadowPair(ch, sc, 'signature', ev, sigPartner, sigInFlight, null);
-      }
+      this.emitShadows(ch, sc, ev, shadows, null);
       return null;
     }
+    const pair = this.paired(ch, sc, ev, match, shadows, inFlight);
+    this.maybeDropOpen(sc);
+    this.emitShadows(ch, sc, ev, shadows, match);
+    this.sink.pair?.(pair);
+    return pair;
+  }
 
+  /** A terminal nothing could take: a duplicate of a recently closed id, or an orphan response. */
+  private unmatched(ch: ChannelState, sc: ScopeState, ev: CallEvent): void {
+    if (ev.id !== null && ch.closed.has(closedKey(sc.scope, ev.id))) {
+      this.bump(ch, sc, (c) => c.duplicateTerminals++);
+      this.sink.finding(
+        finding('DUPLICATE_TERMINAL', { channel: ch.spec.name, scope: sc.scope, locations: [ev.loc] }, { id: ev.id, caller: ev.caller }),
+      );
+      return;
+    }
+    this.bump(ch, sc, (c) => c.orphanResponses++);
+    const reason: OrphanResponseRecord['reason'] = ev.id !== null ? 'id-not-open' : 'no-open-request';
+    const rec: OrphanResponseRecord = { channel: ch.spec.name, scope: sc.scope, terminal: side(ev), reason };
+    this.sink.orphanResponse?.(rec);
+    this.sink.finding(
+      finding(
+        'ORPHAN_RESPONSE',
+        { channel: ch.spec.name, scope: sc.scope, locations: [ev.loc] },
+        { caller: ev.caller, reason, id: ev.id, kind: ev.attrs.kind, tool: ev.attrs.tool ?? null },
+      ),
+    );
+  }
+
+  /** Closes the request the cascade took: the pair record, its counters and latency, crossed and ambiguous findings. */
+  private paired(ch: ChannelState, sc: ScopeState, ev: CallEvent, match: CascadeMatch, shadows: ShadowTake, inFlight: number): PairRecord {
+    const { taken, method, candidates } = match;
+    let { confidence } = match;
     this.removeOpen(ch, sc, taken);
     const req = taken.ev;
     // An id inherited from another pairing is no surer than that pairing.
@@ -392,7 +263,6 @@ export class PairingEngine {
       inFlight,
     };
 
-    const groupLabel = latencyGroup(req, ev);
     this.bump(ch, sc, (c) => {
       c.pairs++;
       c.byMethod[method]++;
@@ -402,21 +272,10 @@ export class PairingEngine {
         else c.latency.record(latencyMs, ev.loc);
       }
     });
-    if (latencyMs !== null && latencyMs >= 0) {
-      const key = `${groupLabel[0] ?? ''}\u0000${groupLabel[1] ?? ''}`;
-      let g = ch.groups.get(key);
-      if (!g) {
-        // Distinct (provider, model) pairs are capture-supplied: past MAX_LATENCY_GROUPS they share
-        // one overflow group, so hostile names cannot grow memory without bound.
-        if (ch.groups.size >= MAX_LATENCY_GROUPS) {
-          g = ch.groups.get(OVERFLOW_GROUP);
-          if (!g) ch.groups.set(OVERFLOW_GROUP, (g = { label: ['(other groups)', null], hist: new LatencyHistogram() }));
-        } else ch.groups.set(key, (g = { label: groupLabel, hist: new LatencyHistogram() }));
-      }
-      g.hist.record(latencyMs, ev.loc);
-    }
+    if (latencyMs !== null && latencyMs >= 0) this.recordGroupLatency(ch, latencyGroup(req, ev), latencyMs, ev.loc);
 
     if (method === 'id') {
+      const { fifo: fifoPartner, signature: sigPartner } = shadows;
       this.bump(ch, sc, (c) => c.crossedComparable++);
       pair.fifoPartner = fifoPartner ? fifoPartner.loc : null;
       pair.signaturePartner = sigPartner ? sigPartner.loc : null;
@@ -437,14 +296,30 @@ export class PairingEngine {
         ),
       );
     }
-    this.maybeDropOpen(sc);
-    if (this.sink.shadowPair) {
-      const byId = method === 'id';
-      this.shadowPair(ch, sc, 'fifo', ev, fifoPartner, fifoInFlight, byId ? fifoPartner?.seq !== taken.seq : null);
-      this.shadowPair(ch, sc, 'signature', ev, sigPartner, sigInFlight, byId ? sigPartner?.seq !== taken.seq : null);
-    }
-    this.sink.pair?.(pair);
     return pair;
+  }
+
+  private recordGroupLatency(ch: ChannelState, groupLabel: [string | null, string | null], latencyMs: number, at: Loc): void {
+    const key = `${groupLabel[0] ?? ''}\u0000${groupLabel[1] ?? ''}`;
+    let g = ch.groups.get(key);
+    if (!g) {
+      // Distinct (provider, model) pairs are capture-supplied: past MAX_LATENCY_GROUPS they share
+      // one overflow group, so hostile names cannot grow memory without bound.
+      if (ch.groups.size >= MAX_LATENCY_GROUPS) {
+        g = ch.groups.get(OVERFLOW_GROUP);
+        if (!g) ch.groups.set(OVERFLOW_GROUP, (g = { label: ['(other groups)', null], hist: new LatencyHistogram() }));
+      } else ch.groups.set(key, (g = { label: groupLabel, hist: new LatencyHistogram() }));
+    }
+    g.hist.record(latencyMs, at);
+  }
+
+  /** What each shadow gave this terminal (compare's attribution); `crossed` only where the cascade paired by id. */
+  private emitShadows(ch: ChannelState, sc: ScopeState, ev: CallEvent, shadows: ShadowTake, match: CascadeMatch | null): void {
+    if (!this.sink.shadowPair) return;
+    const byId = match !== null && match.method === 'id';
+    const seq = match?.taken.seq;
+    this.shadowPair(ch, sc, 'fifo', ev, shadows.fifo, shadows.fifoInFlight, byId ? shadows.fifo?.seq !== seq : null);
+    this.shadowPair(ch, sc, 'signature', ev, shadows.signature, shadows.signatureInFlight, byId ? shadows.signature?.seq !== seq : null);
   }
 
   private shadowPair(
@@ -509,6 +384,24 @@ export class PairingEngine {
     );
   }
 
+  /** The engine's counters, scopes and latency groups as plain data (the report reads only this). */
+  snapshot(opts: SnapshotOptions = {}): EngineSnapshot {
+    const channels: ChannelSnapshot[] = [];
+    for (const ch of this.channels.values()) {
+      channels.push({
+        spec: ch.spec,
+        counters: countersSnapshot(ch.counters),
+        scopes: [...ch.scopes.values()].map((s) => ({ scope: s.scope, counters: countersSnapshot(s.counters) })),
+        latencyGroups: [...ch.groups.values()].flatMap((g) => {
+          const stats = g.hist.stats();
+          if (!stats) return [];
+          return [{ group: g.label[0], subgroup: g.label[1], stats, ...(opts.distributions ? { distribution: g.hist.distribution() } : {}) }];
+        }),
+      });
+    }
+    return { channels };
+  }
+
   /** End of input: every open request is an orphan request, scope by scope in first-seen order. */
   finish(): void {
     for (const ch of this.channels.values()) {
@@ -525,62 +418,6 @@ export class PairingEngine {
   }
 }
 
-/**
- * The arrival order of a channel's open requests: a queue with lazy deletion (a closed request
- * stays until it reaches the head or the queue is compacted), so push and evict are amortised O(1)
- * — a Map used as a queue would rescan its deleted head entries on every eviction. Compacted when
- * stale entries outnumber live ones, so it holds at most about twice the open requests.
- */
-export class OpenQueue {
-  private items: Array<{ req: OpenReq; sc: ScopeState } | undefined> = [];
-  private head = 0;
-
-  get length(): number {
-    return this.items.length - this.head;
-  }
-
-  push(req: OpenReq, sc: ScopeState, open: number): void {
-    this.items.push({ req, sc });
-    if (this.length > 2 * open + 1024) this.compact();
-  }
-
-  /** Removes and returns the oldest entry still open, or null. */
-  shiftLive(): { req: OpenReq; sc: ScopeState } | null {
-    while (this.head < this.items.length) {
-      const it = this.items[this.head];
-      this.items[this.head++] = undefined;
-      if (this.head > 4096 && this.head * 2 > this.items.length) {
-        this.items = this.items.slice(this.head);
-        this.head = 0;
-      }
-      if (it && isOpen(it)) return it;
-    }
-    return null;
-  }
-
-  private compact(): void {
-    const live: Array<{ req: OpenReq; sc: ScopeState }> = [];
-    for (let i = this.head; i < this.items.length; i++) {
-      const it = this.items[i];
-      if (it && isOpen(it)) live.push(it);
-    }
-    this.items = live;
-    this.head = 0;
-  }
-}
-
-function isOpen(it: { req: OpenReq; sc: ScopeState }): boolean {
-  return it.sc.open?.all.get(it.req.seq) === it.req;
-}
-
-function trimOldest(m: Map<number, ShadowReq>, max: number): void {
-  while (m.size > max) {
-    const k = m.keys().next();
-    if (k.done) return;
-    m.delete(k.value);
-  }
-}
-
 function closedKey(scope: string, id: string): string {
   return `${scope}\u0000${id}`;
 }
@@ -588,34 +425,6 @@ function closedKey(scope: string, id: string): string {
 const RANK: Record<Confidence, number> = { exact: 0, unambiguous: 1, ambiguous: 2 };
 function weaker(a: Confidence, b: Confidence): Confidence {
   return RANK[a] >= RANK[b] ? a : b;
-}
-
-/**
- * Field-wise signature match: every field known on both sides is equal, and at least one field
- * is known on both. A missing field on either side is a wildcard.
- */
-export function sigMatch(a: readonly (string | null)[] | null, b: readonly (string | null)[] | null): boolean {
-  if (!a || !b) return false;
-  let shared = 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a[i];
-    const y = b[i];
-    if (x == null || y == null) continue;
-    if (x !== y) return false;
-    shared++;
-  }
-  return shared > 0;
-}
-
-function pickShadow(m: Map<number, ShadowReq>, sig: readonly (string | null)[] | null): ShadowReq | null {
-  let first: ShadowReq | null = null;
-  for (const r of m.values()) {
-    if (!first) first = r;
-    if (!sig) break;
-    if (sigMatch(sig, r.sig)) return r;
-  }
-  return first;
 }
 
 function side(ev: CallEvent): CallSide {

@@ -9,12 +9,23 @@ import type { CallEvent, ChannelSpec, OrphanRequestRecord, Role } from '../model
 import type { Finding } from '../report/findings.js';
 import { PairingEngine } from './engine.js';
 // What the test channel means does not matter to the engine (it pairs; reports read the meaning).
-const TEST_MEANING = { rowLabel: 'caller', attribution: 'caller', groupLabels: ['group'], failure: { kind: 'status-in', statuses: ['error'] }, idKind: 'correlation' } as const;
+import { TEST_MEANING } from './test-meaning.js';
 
 const SPEC: ChannelSpec = { name: 'llm', ...TEST_MEANING, ordered: false, signatureFields: ['provider'] };
-let line = 0;
-function ev(role: Role, scope: string, id: string | null, provider: string | null = 'p'): CallEvent {
-  return { role, channel: 'llm', scope, id, sig: [provider], time: null, caller: 'c', attrs: {}, loc: { path: 'x', line: ++line } };
+/** A fresh capture per test: events numbered from line 1. */
+function capture() {
+  let line = 0;
+  return (role: Role, scope: string, id: string | null, provider: string | null = 'p'): CallEvent => ({
+    role,
+    channel: 'llm',
+    scope,
+    id,
+    sig: [provider],
+    time: null,
+    caller: 'c',
+    attrs: {},
+    loc: { path: 'x', line: ++line },
+  });
 }
 
 function engine(max: number) {
@@ -26,6 +37,7 @@ function engine(max: number) {
 
 describe('--max-open-calls eviction', () => {
   it('evicts the channel-wide oldest open request, across scopes, as an orphan with reason evicted', () => {
+    const ev = capture();
     const { e, orphans, findings } = engine(3);
     for (let k = 1; k <= 5; k++) e.push(ev('request', `S${k}`, `r${k}`));
     expect(orphans.map((o) => [o.scope, o.reason])).toEqual([
@@ -44,6 +56,7 @@ describe('--max-open-calls eviction', () => {
   });
 
   it('a terminal for an evicted request is an orphan response, not a pair with a stranger', () => {
+    const ev = capture();
     const { e } = engine(1);
     e.push(ev('request', 'S', 'a'));
     e.push(ev('request', 'S', 'b'));
@@ -54,6 +67,7 @@ describe('--max-open-calls eviction', () => {
   });
 
   it('trims a shadow whose copy of the evicted request was already taken', () => {
+    const ev = capture();
     const { e } = engine(2);
     e.push(ev('request', 'S', 'a'));
     e.push(ev('request', 'S', 'b'));
@@ -67,6 +81,7 @@ describe('--max-open-calls eviction', () => {
   });
 
   it('property: open calls and shadows never exceed the bound, and the ledger balances', { timeout: 600_000 }, () => {
+    const ev = capture();
     const event = fc.record({
       role: fc.constantFrom<Role>('request', 'request', 'terminal', 'interim'),
       scope: fc.constantFrom('A', 'B', 'C'),
@@ -102,6 +117,7 @@ describe('--max-open-calls eviction', () => {
 
 describe('latency groups under hostile names', () => {
   it('past MAX_LATENCY_GROUPS distinct (provider, model) pairs share one overflow group', async () => {
+    const ev = capture();
     const { MAX_LATENCY_GROUPS } = await import('./engine.js');
     const { e } = engine(1_000_000);
     const n = MAX_LATENCY_GROUPS + 50;

@@ -2,12 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { PairingEngine } from './engine.js';
 import type { CallEvent, ChannelSpec, PairRecord, ShadowPairRecord } from '../model.js';
 // What the test channel means does not matter to the engine (it pairs; reports read the meaning).
-const TEST_MEANING = { rowLabel: 'caller', attribution: 'caller', groupLabels: ['group'], failure: { kind: 'status-in', statuses: ['error'] }, idKind: 'correlation' } as const;
+import { TEST_MEANING } from './test-meaning.js';
 
 const CH: ChannelSpec = { name: 'llm', ...TEST_MEANING, ordered: false, signatureFields: ['provider', 'model', 'caller'] };
-let line = 0;
-function ev(role: CallEvent['role'], id: string | null, caller: string, time: number): CallEvent {
-  return { role, channel: 'llm', scope: 'S', id, sig: ['p', null, caller], time, caller, attrs: {}, loc: { path: 'x', line: ++line } };
+/** A fresh capture per test: events numbered from line 1. */
+function capture() {
+  let line = 0;
+  return (role: CallEvent['role'], id: string | null, caller: string, time: number): CallEvent => ({
+    role,
+    channel: 'llm',
+    scope: 'S',
+    id,
+    sig: ['p', null, caller],
+    time,
+    caller,
+    attrs: {},
+    loc: { path: 'x', line: ++line },
+  });
 }
 
 function run(events: CallEvent[]) {
@@ -21,7 +32,7 @@ function run(events: CallEvent[]) {
 
 describe('engine shadowPair sink', () => {
   it('reports the whole FIFO and signature-FIFO pairing, with crossed against the id truth', () => {
-    line = 0;
+    const ev = capture();
     const { shadows, pairs, counters } = run([
       ev('request', 'A', 'agent', 0),
       ev('request', 'B', 'naming', 1),
@@ -51,7 +62,7 @@ describe('engine shadowPair sink', () => {
   });
 
   it('covers terminals without ground truth and terminals nothing could take', () => {
-    line = 0;
+    const ev = capture();
     const { shadows } = run([ev('request', null, 'a', 0), ev('terminal', null, 'a', 1), ev('terminal', null, 'b', 2)]);
     expect(shadows.map((s) => [s.shadow, s.request?.loc.line ?? null, s.crossed, s.inFlight])).toEqual([
       ['fifo', 1, null, 1],
@@ -62,7 +73,7 @@ describe('engine shadowPair sink', () => {
   });
 
   it('skips redundant terminals', () => {
-    line = 0;
+    const ev = capture();
     const t = ev('terminal', null, 'a', 1);
     t.redundant = true;
     const { shadows } = run([ev('request', null, 'a', 0), t]);

@@ -3,10 +3,10 @@
  * check reads the same everywhere.
  */
 import type { Finding } from '../report/findings.js';
-import type { GateCheck } from '../report/gate.js';
+import { failOnItem, isFailOnCheck, type FixedGateCheck, type GateCheck } from '../report/gate.js';
 import type { Report } from '../report/report.js';
 
-const TITLES: Record<string, string> = {
+const TITLES: Record<FixedGateCheck, string> = {
   'error-findings': 'no error-severity findings',
   'max-crossed-rate': 'FIFO crossed rate within limit',
   'max-orphan-requests': 'orphan requests within limit',
@@ -16,7 +16,8 @@ const TITLES: Record<string, string> = {
 
 /** A short human title for a check (static text; check names are built from codes, never capture data). */
 export function checkTitle(c: GateCheck): string {
-  if (c.name.startsWith('fail-on:')) return `no ${c.name.slice('fail-on:'.length)} findings`;
+  if (isFailOnCheck(c.name)) return `no ${failOnItem(c.name)} findings`;
+  // A report read back from JSON may name a check this version does not know.
   return TITLES[c.name] ?? c.name;
 }
 

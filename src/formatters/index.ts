@@ -1,6 +1,7 @@
 /**
- * The formatter registry: one map, from which `--format` choices, validation and types derive.
- * Formatters read the report, nothing else.
+ * The formatter registry: one map per thing formatted (the report, the compare object, the `pairs`
+ * lines), one line per formatter, from which `--format` choices, validation and types derive.
+ * Formatters read what they format, nothing else.
  */
 import { html } from './html.js';
 import { json } from './json.js';
@@ -10,7 +11,12 @@ import { junit } from './junit.js';
 import { sarif } from './sarif.js';
 import { github } from './github.js';
 import { ndjson } from './ndjson.js';
-import type { Formatter } from './types.js';
+import { compareTable } from './compare/table.js';
+import { compareJson } from './compare/json.js';
+import { compareMarkdown } from './compare/markdown.js';
+import { pairsNdjson } from './pairs-ndjson.js';
+import type { CompareReport } from '../compare/compare.js';
+import type { CompareFormatter, CompareRenderContext, Formatter, PairsFormatter } from './types.js';
 
 export const FORMATTERS = {
   table,
@@ -39,4 +45,25 @@ export function needsTimeline(names: readonly FormatName[]): boolean {
   return names.some((n) => FORMATTERS[n].needs?.timeline === true);
 }
 
-export type { Formatter, FormatContext } from './types.js';
+/** Formats of the compare object (`compare --format`). */
+export const COMPARE_FORMATTERS = {
+  table: compareTable,
+  json: compareJson,
+  markdown: compareMarkdown,
+} as const satisfies Record<string, CompareFormatter>;
+
+export type CompareFormatName = keyof typeof COMPARE_FORMATTERS;
+export const COMPARE_FORMAT_NAMES = Object.keys(COMPARE_FORMATTERS) as CompareFormatName[];
+
+export function renderCompare(c: CompareReport, format: CompareFormatName, ctx: CompareRenderContext): string {
+  return COMPARE_FORMATTERS[format].render(c, ctx);
+}
+
+/** Line formats of the `pairs` export. */
+export const PAIRS_FORMATTERS = {
+  ndjson: pairsNdjson,
+} as const satisfies Record<string, PairsFormatter>;
+
+export type PairsFormatName = keyof typeof PAIRS_FORMATTERS;
+
+export type { Formatter, FormatContext, CompareFormatter, CompareRenderContext, PairsFormatter } from './types.js';

@@ -11,6 +11,7 @@ import { CODE_DESCRIPTIONS } from '../report/code-descriptions.js';
 import { FINDING_CODES } from '../report/findings.js';
 import type { Formatter } from './types.js';
 import { safeText } from './safe.js';
+import { pct } from './present.js';
 import { checkTitle, checkValue, offenderTotal, offenders } from './gate-text.js';
 
 /** Bytes the whole Markdown may take (GitHub's step summary limit is 1 MiB = 1 048 576 bytes). */
@@ -36,10 +37,6 @@ export function mdText(s: string, max = 120): string {
 
 function mdLoc(l: { path: string; line: number } | undefined): string {
   return l ? `${mdText(l.path, 160)}:${l.line}` : '—';
-}
-
-function pct(r: number | null): string {
-  return r === null ? '—' : `${(r * 100).toFixed(1)}%`;
 }
 
 function row(cells: string[]): string {

@@ -3,25 +3,14 @@
  * (allow/deny × arrived/not arrived), read from `report.records.assay` only. Capture strings
  * (tool names) go through safeText.
  */
-import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
 import type { Report } from '../report/report.js';
 import { isAssaySummary } from '../report/assay.js';
 import { safeText } from './safe.js';
+import { num as n, plainTable as small } from './present.js';
 
 const TOOL_LIMIT = 10;
 
-function small(head: string[], chalk: ChalkInstance): Table.Table {
-  return new Table({
-    head: head.map((h) => chalk.bold(h)),
-    style: { head: [], border: [] },
-    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-  });
-}
-
-function n(v: number | null): string {
-  return v === null ? '—' : String(v);
-}
 
 /** The assay section, or '' when the report has no assay records. */
 export function assaySection(report: Report, chalk: ChalkInstance): string {

@@ -3,7 +3,6 @@
  * maxInFlight; latency per (provider, model); the first crossed pairs and orphans with their
  * path:line and callers; finding counts; the gate. Every capture string goes through safeText.
  */
-import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
 import type { Report, ChannelReport } from '../report/report.js';
 import type { Finding } from '../report/findings.js';
@@ -13,29 +12,9 @@ import { loc, safeText } from './safe.js';
 import { assaySection } from './table-assay.js';
 import { checkText } from './gate-text.js';
 import { failureText } from './failure.js';
+import { msText, num, pct, plainTable } from './present.js';
 
 const LIST_LIMIT = 10;
-
-function pct(r: number | null): string {
-  return r === null ? '—' : `${(r * 100).toFixed(1)}%`;
-}
-
-function num(n: number | null | undefined): string {
-  return n === null || n === undefined ? '—' : String(n);
-}
-
-function msText(n: number | null | undefined): string {
-  if (n === null || n === undefined) return '—';
-  return n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(n < 10 ? 2 : 0)} ms`;
-}
-
-function plainTable(head: string[], chalk: ChalkInstance): Table.Table {
-  return new Table({
-    head: head.map((h) => chalk.bold(h)),
-    style: { head: [], border: [] },
-    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-  });
-}
 
 function channelSection(ch: ChannelReport, chalk: ChalkInstance): string {
   const out: string[] = [];

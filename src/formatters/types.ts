@@ -1,5 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { Report } from '../report/report.js';
+import type { CompareReport } from '../compare/compare.js';
+import type { PairsLine } from '../compare/pairs.js';
 
 export interface FormatContext {
   /** The one chalk instance (level 0 when colour is off). */
@@ -16,4 +18,24 @@ export interface Formatter {
   /** What the report must hold for this format (e.g. the html timeline): analyze options to set. */
   readonly needs?: { readonly timeline?: boolean };
   render(report: Report, ctx: FormatContext): string;
+}
+
+export interface CompareRenderContext {
+  /** The one chalk instance (level 0 when colour is off). */
+  chalk: ChalkInstance;
+}
+
+/** A format of the `callpair.compare.v1` object (`compare --format`). */
+export interface CompareFormatter {
+  readonly name: string;
+  readonly description: string;
+  render(c: CompareReport, ctx: CompareRenderContext): string;
+}
+
+/** A line format of the `pairs` export: one call or orphan in, its text (with newline) out, while the pass runs. */
+export interface PairsFormatter {
+  readonly name: string;
+  readonly description: string;
+  readonly extension: string;
+  line(l: PairsLine): string;
 }

@@ -33,12 +33,18 @@ function byteOrder(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-async function walk(dir: string, out: string[], errors: string[]): Promise<void> {
+/** A directory entry the walk could not read: where, and why (an errno code, or `not a regular file`). */
+export interface WalkError {
+  path: string;
+  reason: string;
+}
+
+async function walk(dir: string, out: string[], errors: WalkError[]): Promise<void> {
   let entries: import('node:fs').Dirent[];
   try {
     entries = await fs.readdir(dir, { withFileTypes: true });
   } catch (e) {
-    errors.push(`${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    errors.push({ path: dir, reason: (e as NodeJS.ErrnoException).code ?? (e as Error).message });
     return;
   }
   entries.sort((a, b) => byteOrder(a.name, b.name));
@@ -47,20 +53,20 @@ async function walk(dir: string, out: string[], errors: string[]): Promise<void>
     if (ent.isDirectory()) await walk(p, out, errors);
     else if ((ent.isFile() || ent.isSymbolicLink()) && isCaptureName(ent.name)) out.push(p);
     // A FIFO, socket or device named like a capture would block or fail: reported, never read.
-    else if (isCaptureName(ent.name)) errors.push(`${p}: not a regular file`);
+    else if (isCaptureName(ent.name)) errors.push({ path: p, reason: 'not a regular file' });
   }
 }
 
 export interface ResolvedSources {
   sources: Source[];
   /** Unreadable directory entries met while walking (reported, the run goes on). */
-  walkErrors: string[];
+  walkErrors: WalkError[];
 }
 
 /** Resolves input arguments. A path that does not exist (or a glob matching nothing) is a usage error. */
 export async function resolveSources(args: readonly string[], role: SourceRole = 'capture'): Promise<ResolvedSources> {
   const sources: Source[] = [];
-  const walkErrors: string[] = [];
+  const walkErrors: WalkError[] = [];
   let stdinUsed = false;
   for (const arg of args) {
     if (arg === '-') {

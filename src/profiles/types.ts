@@ -3,6 +3,7 @@
  */
 import type { ChannelSpec, Loc, OrphanResponseRecord, PairRecord } from '../model.js';
 import type { Finding } from '../report/findings.js';
+import type { NoteCode } from '../report/notes.js';
 import type { Source, SourceRole } from '../input/sources.js';
 import type { ClassifyRule } from '../input/classify.js';
 import type { BuiltEvent } from './event.js';
@@ -45,8 +46,8 @@ export interface Profile {
   finish?(ctx: ProfileContext): void;
   /** Profile-specific counts for `report.records[name]`. */
   summary?(): unknown;
-  /** Things the report cannot tell from this input (stable, short sentences; capture-free). */
-  notes?(): string[];
+  /** Things the report cannot tell from this input, as typed codes (the report writes their text). */
+  notes?(): NoteCode[];
   /** Channels this profile could evaluate (both sides present); others are left out of the report. */
   evaluatedChannels?(): readonly string[] | null;
   /**

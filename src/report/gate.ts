@@ -7,8 +7,25 @@ import type { FindingCode, Severity } from './findings.js';
 import { ALL_CODES, FINDING_CODES, isFindingCode } from './findings.js';
 import type { ChannelReport } from './report.js';
 
+/** The gate's own checks, by their stable names (the report's `gate.checks[].name`). */
+export const GATE_CHECKS = ['error-findings', 'max-crossed-rate', 'max-orphan-requests', 'max-ambiguous', 'min-id-coverage'] as const;
+export type FixedGateCheck = (typeof GATE_CHECKS)[number];
+/** What `--fail-on` names: a finding code or a severity. */
+export type FailOnItem = FindingCode | Severity;
+/** A check's name: one of the fixed checks, or `fail-on:ITEM`. */
+export type GateCheckName = FixedGateCheck | `fail-on:${FailOnItem}`;
+
+export function isFailOnCheck(name: GateCheckName): name is `fail-on:${FailOnItem}` {
+  return name.startsWith('fail-on:');
+}
+
+/** The `--fail-on` item a `fail-on:ITEM` check stands for. */
+export function failOnItem(name: `fail-on:${FailOnItem}`): FailOnItem {
+  return name.slice('fail-on:'.length) as FailOnItem;
+}
+
 export interface GateCheck {
-  name: string;
+  name: GateCheckName;
   limit: number | string;
   actual: number | null;
   passed: boolean;
@@ -42,8 +59,8 @@ export class GateOptionError extends Error {
 }
 
 /** Splits `a,b` items (repeatable option) and checks each is a finding code or a severity. */
-export function parseFailOn(items: readonly string[]): string[] {
-  const out: string[] = [];
+export function parseFailOn(items: readonly string[]): FailOnItem[] {
+  const out: FailOnItem[] = [];
   for (const raw of items) {
     for (const part of raw.split(',')) {
       const item = part.trim();
@@ -51,7 +68,7 @@ export function parseFailOn(items: readonly string[]): string[] {
       const upper = item.toUpperCase();
       const lower = item.toLowerCase();
       if (isFindingCode(upper)) out.push(upper);
-      else if ((SEVERITIES as readonly string[]).includes(lower)) out.push(lower);
+      else if (isSeverity(lower)) out.push(lower);
       else throw new GateOptionError(`--fail-on: unknown code or severity "${item.slice(0, 60)}" (codes: ${ALL_CODES.join(', ')}; severities: ${SEVERITIES.join(', ')})`);
     }
   }
@@ -73,6 +90,10 @@ export function validateGateOptions(o: GateOptions): void {
   if (o.failOn) parseFailOn(o.failOn);
 }
 
+function isSeverity(s: string): s is Severity {
+  return (SEVERITIES as readonly string[]).includes(s);
+}
+
 const codesOf = (sev: Severity): FindingCode[] => ALL_CODES.filter((c) => FINDING_CODES[c] === sev);
 
 export function evaluateGate(
@@ -91,10 +112,8 @@ export function evaluateGate(
   for (const item of parseFailOn(opts.failOn ?? [])) {
     if (item === 'error') continue; // the default check already covers it
     if (isFindingCode(item) && FINDING_CODES[item] === 'error') continue;
-    const sev = item as Severity;
-    const isSev = SEVERITIES.includes(sev);
-    const actual = isSev ? bySeverity(sev) : (counts[item as FindingCode] ?? 0);
-    checks.push({ name: `fail-on:${item}`, limit: 0, actual, passed: actual === 0, op: '<=', codes: isSev ? codesOf(sev) : [item as FindingCode] });
+    const actual = isSeverity(item) ? bySeverity(item) : (counts[item] ?? 0);
+    checks.push({ name: `fail-on:${item}`, limit: 0, actual, passed: actual === 0, op: '<=', codes: isSeverity(item) ? codesOf(item) : [item] });
   }
 
   const sum = (f: (c: ChannelReport) => number) => channels.reduce((n, c) => n + f(c), 0);

@@ -4,9 +4,9 @@
  * camelCase, unknown numbers null.
  */
 import { channelMeaning, type ChannelMeaning, type Loc } from '../model.js';
-import type { ChannelState, Counters } from '../engine/engine.js';
-import type { LatencyStats } from '../engine/histogram.js';
+import type { ChannelSnapshot, CountersSnapshot, LatencyStats } from '../model/snapshot.js';
 import type { Finding, FindingCode } from './findings.js';
+import { counterTrouble, worstFirst } from './worst-scopes.js';
 import type { Gate } from './gate.js';
 import type { TimelineReport } from './timeline.js';
 
@@ -102,7 +102,7 @@ function rate(n: number, d: number): number | null {
   return d === 0 ? null : Math.round((n / d) * 1e6) / 1e6;
 }
 
-export function counterReport(c: Counters): CounterReport {
+export function counterReport(c: CountersSnapshot): CounterReport {
   return {
     requests: c.requests,
     terminals: c.terminals,
@@ -125,13 +125,8 @@ export function counterReport(c: Counters): CounterReport {
     idCoverage: { requests: rate(c.requestsWithId, c.requests), terminals: rate(c.terminalsWithId, c.terminals) },
     maxInFlight: c.maxInFlight,
     negativeLatencies: c.negativeLatencies,
-    latencyMs: c.latency.stats(),
+    latencyMs: c.latency,
   };
-}
-
-/** How much a scope needs a look: crossed, orphaned, ambiguous and duplicated calls. */
-function scopeTrouble(c: Counters): number {
-  return c.crossedFifo + c.orphanRequests + c.orphanResponses + c.byConfidence.ambiguous + c.duplicateIds + c.duplicateTerminals;
 }
 
 const byName = (a: { scope: string }, b: { scope: string }) => (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0);
@@ -141,22 +136,17 @@ const byName = (a: { scope: string }, b: { scope: string }) => (a.scope < b.scop
  * (ties by name) — and `scopesOmitted` says how many were left out; the channel's counters still
  * cover every scope.
  */
-export function channelReport(st: ChannelState, maxScopes?: number, failed = 0): ChannelReport {
-  let states = [...st.scopes.values()];
+export function channelReport(st: ChannelSnapshot, maxScopes?: number, failed = 0): ChannelReport {
+  let scopes: ScopeReport[] = st.scopes.map((s) => ({ scope: s.scope, ...counterReport(s.counters) }));
   let omitted = 0;
-  if (maxScopes !== undefined && states.length > maxScopes) {
-    states.sort((a, b) => scopeTrouble(b.counters) - scopeTrouble(a.counters) || byName(a, b));
-    omitted = states.length - maxScopes;
-    states = states.slice(0, maxScopes);
+  if (maxScopes !== undefined && scopes.length > maxScopes) {
+    omitted = scopes.length - maxScopes;
+    scopes = worstFirst(scopes, counterTrouble, (s) => [s.scope]).slice(0, maxScopes);
   }
-  const scopes: ScopeReport[] = states.map((s) => ({ scope: s.scope, ...counterReport(s.counters) }));
   // Deterministic: scopes in byte order of their name (first-seen order depends on file order).
   scopes.sort(byName);
   const groups: LatencyGroupReport[] = [];
-  for (const g of st.groups.values()) {
-    const s = g.hist.stats();
-    if (s) groups.push({ group: g.label[0], subgroup: g.label[1], ...s });
-  }
+  for (const g of st.latencyGroups) groups.push({ group: g.group, subgroup: g.subgroup, ...g.stats });
   groups.sort((a, b) => b.count - a.count || cmp(a.group, b.group) || cmp(a.subgroup, b.subgroup));
   return {
     channel: st.spec.name,
@@ -164,7 +154,7 @@ export function channelReport(st: ChannelState, maxScopes?: number, failed = 0):
     meaning: channelMeaning(st.spec),
     ...counterReport(st.counters),
     failed,
-    scopeCount: st.scopes.size,
+    scopeCount: st.scopes.length,
     ...(omitted > 0 ? { scopesOmitted: omitted } : {}),
     latencyByGroup: groups,
     scopes,

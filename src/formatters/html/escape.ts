@@ -4,6 +4,7 @@
  * written as markup, a tag name, an attribute name, a URL, CSS or script.
  */
 import { safeText } from '../safe.js';
+import { msText as presentMs } from '../present.js';
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -29,13 +30,9 @@ export function n2(x: number): string {
   return String(Math.round(x * 100) / 100);
 }
 
+/** A duration, from a minute up in minutes (the shared helper, present.ts). */
 export function msText(n: number | null | undefined): string {
-  if (n === null || n === undefined) return '—';
-  if (n >= 60_000) return `${(n / 60_000).toFixed(1)} min`;
-  if (n >= 1000) return `${(n / 1000).toFixed(2)} s`;
-  return `${n.toFixed(n < 10 ? 2 : 0)} ms`;
+  return presentMs(n, { minutes: true });
 }
 
-export function pct(r: number | null): string {
-  return r === null ? '—' : `${(r * 100).toFixed(1)}%`;
-}
+export { pct } from '../present.js';

@@ -64,7 +64,7 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
       if (run.deliveryEval) out.push(DELIVERY_CHANNEL.name);
       return out;
     },
-    notes(): string[] {
+    notes() {
       return assayNotes(run);
     },
     summary(): AssaySummary | undefined {

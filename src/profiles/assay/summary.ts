@@ -1,18 +1,15 @@
 /** What an assay run reports: `report.records.assay` (the delivery matrix, validation counts) and its notes. */
+import type { NoteCode } from '../../report/notes.js';
 import type { AssaySummary } from '../../report/assay.js';
 import type { AssayRun } from './run.js';
 import { REASONS } from './validate.js';
 
-export function assayNotes(run: AssayRun): string[] {
+export function assayNotes(run: AssayRun): NoteCode[] {
   if (run.records === 0 && run.callerCalls === 0 && run.upstreamCalls === 0) return [];
-  const out: string[] = [];
-  if (!run.decisionEval && !run.deliveryEval)
-    out.push('assay: decision records only, nothing paired (give --caller FILE and --upstream FILE to audit decisions and delivery)');
-  if (run.deliveryEval && !run.decisionEval && run.recordsWithoutId > 0)
-    out.push(
-      'assay: bypass detection needs ids or the caller log: decision records without a correlation id pair with upstream arrivals by tool name in order, and a denied call that reached the upstream shows only as UNRECORDED_DELIVERY',
-    );
-  if (run.decisionEval && !run.deliveryEval) out.push('assay: delivery not audited (give --upstream FILE, the upstream’s received tools/call log)');
+  const out: NoteCode[] = [];
+  if (!run.decisionEval && !run.deliveryEval) out.push('assay-nothing-paired');
+  if (run.deliveryEval && !run.decisionEval && run.recordsWithoutId > 0) out.push('assay-bypass-needs-ids');
+  if (run.decisionEval && !run.deliveryEval) out.push('assay-delivery-not-audited');
   return out;
 }
 

@@ -1,45 +1,22 @@
 /**
- * Renderers of the `callpair.compare.v1` object: `table` (terminal), `json`, `markdown`. They read
- * the compare object only. Table and Markdown are built from one list of blocks, so both show the
- * same things; every capture string goes through `safeText` (and Markdown escaping).
+ * What the compare formatters (`compare-table.ts`, `compare-markdown.ts`) show of the
+ * `callpair.compare.v1` object, as one list of blocks, so both show the same things; every capture
+ * string goes through `safeText` (and Markdown escaping in the Markdown formatter).
  */
-import Table from 'cli-table3';
-import type { ChalkInstance } from 'chalk';
-import { safeJson } from '../formatters/json.js';
-import { loc, safeText } from '../formatters/safe.js';
-import type { AttributionRow, CompareChannel, CompareReport, Diff, StrategyCounts, StrategyName } from './compare.js';
-import { STRATEGIES } from './compare.js';
-import { rowLabel } from '../model.js';
+import { loc, safeText } from '../safe.js';
+import { msText, num as numText, pct } from '../present.js';
+import type { AttributionRow, CompareChannel, CompareReport, Diff, StrategyCounts, StrategyName } from '../../compare/compare.js';
+import { STRATEGIES } from '../../compare/compare.js';
+import { worstFirst } from '../../report/worst-scopes.js';
+import { rowLabel } from '../../model.js';
 
-export interface CompareRenderContext {
-  chalk: ChalkInstance;
-}
-
-export interface CompareFormatter {
-  readonly name: string;
-  readonly description: string;
-  render(c: CompareReport, ctx: CompareRenderContext): string;
-}
-
-type Block =
+export type Block =
   | { kind: 'heading'; text: string }
   | { kind: 'text'; text: string; tone?: 'warn' | 'dim' }
   | { kind: 'table'; head: string[]; rows: string[][] };
 
 const LIST_LIMIT = 20;
 
-function pct(r: number | null): string {
-  return r === null ? '—' : `${(r * 100).toFixed(1)}%`;
-}
-
-function msText(n: number | null): string {
-  if (n === null) return '—';
-  return n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(n < 10 ? 2 : 0)} ms`;
-}
-
-function numText(n: number | null): string {
-  return n === null ? '—' : String(n);
-}
 
 function signed(n: number, ms: boolean): string {
   const body = ms ? msText(Math.abs(n)) : String(Math.abs(Math.round(n * 1000) / 1000));
@@ -115,11 +92,8 @@ function channelBlocks(ch: CompareChannel): Block[] {
   });
 
   if (ch.scopeCount > 1) {
-    const scopes = [...ch.scopes].sort(
-      (a, b) =>
-        (b.strategies.fifo.crossed ?? 0) + b.strategies.fifo.atRisk - ((a.strategies.fifo.crossed ?? 0) + a.strategies.fifo.atRisk) ||
-        (a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0),
-    );
+    // Most affected by FIFO first: crossed and at-risk pairs under FIFO.
+    const scopes = worstFirst(ch.scopes, (x) => [(x.strategies.fifo.crossed ?? 0) + x.strategies.fifo.atRisk], (x) => [x.scope]);
     out.push({ kind: 'text', text: `Per scope${scopes.length > LIST_LIMIT ? ` (the ${LIST_LIMIT} most affected of ${scopes.length})` : ''}:` });
     out.push({
       kind: 'table',
@@ -185,56 +159,6 @@ function oneLine(s: string): string {
   return s.replace(/[\u2028\u2029]/g, ' ');
 }
 
-function cleanBlocks(c: CompareReport): Block[] {
+export function cleanBlocks(c: CompareReport): Block[] {
   return blocks(c).map((b) => (b.kind === 'table' ? { ...b, rows: b.rows.map((r) => r.map(oneLine)) } : { ...b, text: oneLine(b.text) }));
-}
-
-function renderTable(c: CompareReport, chalk: ChalkInstance): string {
-  const out: string[] = [];
-  for (const b of cleanBlocks(c)) {
-    if (b.kind === 'heading') out.push('', chalk.bold.underline(b.text));
-    else if (b.kind === 'text') out.push(b.tone === 'warn' ? chalk.yellow(b.text) : b.tone === 'dim' ? chalk.dim(b.text) : b.text);
-    else {
-      const tb = new Table({
-        head: b.head.map((h) => chalk.bold(h)),
-        style: { head: [], border: [] },
-        chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-      });
-      for (const r of b.rows) tb.push(r);
-      out.push(tb.toString());
-    }
-  }
-  return `${out.join('\n')}\n`;
-}
-
-/** Markdown cell: already safeText'd; escape what Markdown and HTML would act on. */
-function md(s: string): string {
-  return s.replace(/[\\`*_[\]<>|#]/g, (ch) => `\\${ch}`);
-}
-
-function renderMarkdown(c: CompareReport): string {
-  const out: string[] = ['## callpair compare', ''];
-  for (const b of cleanBlocks(c)) {
-    if (b.kind === 'heading') out.push(`### ${md(b.text)}`, '');
-    else if (b.kind === 'text') out.push(b.tone === 'warn' ? `> **${md(b.text)}**` : md(b.text), '');
-    else {
-      out.push(`| ${b.head.map(md).join(' | ')} |`, `|${b.head.map(() => '---').join('|')}|`);
-      for (const r of b.rows) out.push(`| ${r.map(md).join(' | ')} |`);
-      out.push('');
-    }
-  }
-  return `${out.join('\n').trimEnd()}\n`;
-}
-
-export const COMPARE_FORMATTERS = {
-  table: { name: 'table', description: 'tables for the terminal', render: (c, ctx) => renderTable(c, ctx.chalk) },
-  json: { name: 'json', description: 'the callpair.compare.v1 object', render: (c) => `${safeJson(c, 2)}\n` },
-  markdown: { name: 'markdown', description: 'GitHub-flavoured Markdown', render: (c) => renderMarkdown(c) },
-} as const satisfies Record<string, CompareFormatter>;
-
-export type CompareFormatName = keyof typeof COMPARE_FORMATTERS;
-export const COMPARE_FORMAT_NAMES = Object.keys(COMPARE_FORMATTERS) as CompareFormatName[];
-
-export function renderCompare(c: CompareReport, format: CompareFormatName, ctx: CompareRenderContext): string {
-  return COMPARE_FORMATTERS[format].render(c, ctx);
 }

@@ -1,4 +1,5 @@
 import type { Loc } from '../model.js';
+import type { LatencyStats } from '../model/snapshot.js';
 
 /**
  * A fixed-precision latency histogram (HDR-style, log-linear). The first 32 values are kept exactly
@@ -128,16 +129,7 @@ export class LatencyHistogram {
   }
 }
 
-export interface LatencyStats {
-  count: number;
-  min: number;
-  p50: number | null;
-  p90: number | null;
-  p99: number | null;
-  max: number;
-  minAt: Loc | null;
-  maxAt: Loc | null;
-}
+export type { LatencyStats };
 
 /** Values kept exactly before the buckets take over. */
 const EXACT_SAMPLES = 32;

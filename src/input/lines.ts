@@ -1,10 +1,11 @@
 /**
  * The JSONL fast path (docs/design.md §2): a byte-level reader that finds newlines in Buffers, keeps the
- * physical line number of every record, and tests the profile's needles on bytes before any decode
- * or JSON.parse. Lines without a needle are counted, never decoded.
+ * physical line number of every record, and decides on bytes, before any decode or JSON.parse,
+ * whether a line is read: by the key its profiles keep a record's kind in (classify.ts), or else by
+ * the profiles' needles. Lines no profile reads are counted, never decoded.
  *
  * Every physical line lands in exactly one counter: blank, malformed, oversized, or a record
- * (either handed to `onRecord`, or counted as `unparsed` when no needle matched).
+ * (either handed to the sink, or counted as `unparsed` when no profile reads it).
  */
 
 export interface LineLedger {

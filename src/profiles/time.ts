@@ -12,9 +12,19 @@ function d2(v: string, i: number): number {
   return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
 }
 
+/** 10^n, n ≤ 9: exact doubles. */
+const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
+
+/** The last minute seen and its Date.UTC value: consecutive lines share it. */
+let lastKey = -1;
+let lastMinute = 0;
+
 /**
- * The common shape without a regex (no match array, no substrings but the fraction's): the same
- * arithmetic as below, so the same number; anything unusual returns undefined and takes the regex.
+ * The common shape without a regex, substrings or a Date.UTC per call, giving exactly the number
+ * the regex path gives: Date.UTC is linear in its seconds (integer milliseconds, exact below 2^53),
+ * so the minute's value plus seconds × 1000 is the same number; and F / 10^n (both exact, one
+ * correctly rounded division) is the same double as parsing "0.F" (correctly rounded). Anything
+ * unusual returns undefined and takes the regex.
  */
 function fast(v: string): number | null | undefined {
   const n = v.length;
@@ -34,13 +44,15 @@ function fast(v: string): number | null | undefined {
   const c = v.charCodeAt(i);
   if (c === 46 || c === 44) {
     let j = i + 1;
+    let f = 0;
     while (j < n && j - i <= 9) {
-      const x = v.charCodeAt(j);
-      if (x < 48 || x > 57) break;
+      const x = v.charCodeAt(j) - 48;
+      if (x < 0 || x > 9) break;
+      f = f * 10 + x;
       j++;
     }
     if (j === i + 1) return undefined;
-    frac = Number(`0.${v.slice(i + 1, j)}`) * 1000;
+    frac = (f / POW10[j - i - 1]!) * 1000;
     i = j;
   }
   let off = 0;
@@ -54,9 +66,14 @@ function fast(v: string): number | null | undefined {
     if (oh < 0 || om < 0 || i + 5 + colon !== n) return undefined;
     off = (z === 45 ? -1 : 1) * (oh * 60 + om) * 60_000;
   } else return undefined;
-  const ms = Date.UTC(y1 * 100 + y2, mo - 1, d, h, mi, se);
-  if (Number.isNaN(ms)) return null;
-  return ms + frac - off;
+  // Year, month, day, hour, minute as one key (each field < 100).
+  const key = ((((y1 * 100 + y2) * 100 + mo) * 100 + d) * 100 + h) * 100 + mi;
+  if (key !== lastKey) {
+    lastMinute = Date.UTC(y1 * 100 + y2, mo - 1, d, h, mi, 0);
+    lastKey = key;
+  }
+  if (Number.isNaN(lastMinute)) return null;
+  return lastMinute + se * 1000 + frac - off;
 }
 
 export function parseTime(v: unknown): number | null {

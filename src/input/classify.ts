@@ -73,7 +73,7 @@ function matchesText(v: string, r: RulePlan): boolean {
 }
 
 function isWs(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+  return c <= 0x20 && (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d);
 }
 
 /**
@@ -182,7 +182,8 @@ export class LineClassifier {
   verdict(buf: Buffer, s: number, e: number): Verdict {
     this.parsedBy = -1;
     if (buf[s] !== LBRACE) return FALLBACK;
-    this.state.fill(NOT_SEEN);
+    const state = this.state;
+    for (let x = 0; x < state.length; x++) state[x] = NOT_SEEN;
     const lim = e - s > SCAN_BUDGET ? s + SCAN_BUDGET : e;
     let i = s + 1;
     for (;;) {

@@ -26,4 +26,11 @@ for r in run-ids run-noids; do
   done
 done
 check --profile fixtures/custom/http-profile.json fixtures/custom/http-log.jsonl
+# Real captures (fixtures/real): with auto, and with every profile file shipped beside them.
+if [ -d fixtures/real ]; then
+  for f in $(find fixtures/real -name '*.jsonl' -o -name '*.json' -not -path '*/profiles/*' | sort); do
+    check "$f"
+    for p in fixtures/real/profiles/*.json; do check --profile "$p" "$f"; check --profile "auto,$p" "$f"; done
+  done
+fi
 exit $fail

@@ -2,6 +2,7 @@
  * One streaming pass: sources → reader → profiles → engine → report. `analyze`, `compare` and
  * `pairs` all run this same pass; they differ only in what they listen to.
  */
+import path from 'node:path';
 import { isFailed, type Loc, type OrphanRequestRecord, type OrphanResponseRecord, type PairRecord, type ShadowPairRecord, type ChannelSpec } from './model.js';
 import { PairingEngine, type EngineSink } from './engine/engine.js';
 import { FindingCollector, finding, type Finding } from './report/findings.js';
@@ -11,6 +12,7 @@ import { evaluateGate, type GateOptions } from './report/gate.js';
 import { channelReport, REPORT_SCHEMA, type InputLedgerReport, type Report } from './report/report.js';
 import { InputUsageError, resolveSources, type Source, type SourceRole, type WalkError } from './input/sources.js';
 import { readSource } from './input/read.js';
+import { fileContains } from './input/sniff.js';
 import { WorkerPool } from './input/parallel.js';
 import { combinedKeep, keepFunction, keepFunctions, profileKeeps } from './profiles/keep.js';
 import type { LineSink } from './input/lines.js';
@@ -62,6 +64,8 @@ export interface AnalyzeOptions {
   timeline?: boolean | TimelineOptions;
   /** Threads that decode and parse JSONL (default 1: this thread only); the report is the same. */
   jobs?: number;
+  /** A run with nothing to audit (no input, or no record matched) is no NO_CALL_EVENTS error. */
+  allowEmpty?: boolean;
 }
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -70,8 +74,38 @@ export const DEFAULT_MAX_FINDINGS = 1000;
 export const DEFAULT_MAX_OPEN_CALLS = 100_000;
 
 export async function analyze(opts: AnalyzeOptions): Promise<Report> {
-  // Which input roles exist is known before reading (profiles evaluate a channel only when both sides exist).
-  const roles = { capture: opts.inputs.length > 0, caller: (opts.caller?.length ?? 0) > 0, upstream: (opts.upstream?.length ?? 0) > 0 };
+  const sources: Source[] = [];
+  const walkErrors: WalkError[] = [];
+  const skipped: string[] = [];
+  const add = async (args: readonly string[] | undefined, role: SourceRole) => {
+    if (!args || args.length === 0) return;
+    const r = await resolveSources(args, role);
+    sources.push(...r.sources);
+    walkErrors.push(...r.walkErrors);
+    skipped.push(...r.skipped);
+  };
+  // Request sides before terminal sides (assay reads in file order without timestamps).
+  await add(opts.caller, 'caller');
+  await add(opts.inputs, 'capture');
+  await add(opts.upstream, 'upstream');
+  // The custom profile file itself, met in a directory given as input, is no capture.
+  const profileFiles = profileFilePaths(opts.profile);
+  const profileSkipped: string[] = [];
+  for (let i = sources.length - 1; i >= 0; i--) {
+    const f = sources[i]!.file;
+    if (f !== null && profileFiles.has(path.resolve(f))) profileSkipped.unshift(...sources.splice(i, 1).map((s) => s.path));
+  }
+
+  // Which input roles exist is known before reading (profiles evaluate a channel only when both
+  // sides exist). A caller or upstream log with no JSON-RPC message at all (a plain log of method
+  // names…) says nothing about what was sent or received: its side is not evaluated, and it gets
+  // an UNMATCHED_INPUT finding instead of every call looking undelivered.
+  const rpcLess = new Set<Source>();
+  for (const s of sources) {
+    if ((s.role === 'caller' || s.role === 'upstream') && s.file !== null && !(await fileContains(s.file, JSONRPC_KEY))) rpcLess.add(s);
+  }
+  const usable = (role: SourceRole) => sources.some((s) => s.role === role && !rpcLess.has(s));
+  const roles = { capture: opts.inputs.length > 0, caller: usable('caller'), upstream: usable('upstream') };
   const profiles = resolveProfiles(opts.profile ?? 'auto', { roles, ...opts.profileOptions });
   const collector = new FindingCollector(opts.maxFindings ?? DEFAULT_MAX_FINDINGS);
   const specs = channelSpecs(profiles);
@@ -111,19 +145,6 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
     finding: (f) => collector.add(f),
   };
 
-  const sources: Source[] = [];
-  const walkErrors: WalkError[] = [];
-  const add = async (args: readonly string[] | undefined, role: SourceRole) => {
-    if (!args || args.length === 0) return;
-    const r = await resolveSources(args, role);
-    sources.push(...r.sources);
-    walkErrors.push(...r.walkErrors);
-  };
-  // Request sides before terminal sides (assay reads in file order without timestamps).
-  await add(opts.caller, 'caller');
-  await add(opts.inputs, 'capture');
-  await add(opts.upstream, 'upstream');
-
   for (const w of walkErrors) {
     collector.add(finding('INPUT_ERROR', { locations: [] }, { error: `unreadable directory entry ${w.path}: ${w.reason}`, byteOffset: null, path: w.path }));
   }
@@ -141,6 +162,31 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   for (const p of profiles) p.finish?.(ctx);
   engine.finish();
 
+  // Nothing passes quietly: an input no profile used is named, and a run with nothing to audit fails.
+  for (const i of inputs) {
+    const src = sources.find((s) => s.path === i.path);
+    if (src && rpcLess.has(src) && src.role !== 'capture') {
+      collector.add(
+        finding('UNMATCHED_INPUT', { locations: [{ path: i.path, line: 1 }] }, { path: i.path, role: src.role, records: i.records, lines: i.lines, reason: 'no-json-rpc' }),
+      );
+    } else if (i.used === 0 && i.error === null && src?.role === 'capture') {
+      collector.add(finding('UNMATCHED_INPUT', { locations: [{ path: i.path, line: 1 }] }, { path: i.path, role: 'capture', records: i.records, lines: i.lines }));
+    }
+  }
+  let events = 0;
+  for (const st of engine.channels.values()) events += st.counters.requests + st.counters.terminals + st.counters.interims;
+  const usedRecords = inputs.reduce((n, i) => n + i.used, 0);
+  if (events === 0 && usedRecords === 0 && !opts.allowEmpty) {
+    collector.add(
+      finding('NO_CALL_EVENTS', { locations: [] }, {
+        reason: sources.length === 0 ? 'no-inputs' : 'nothing-matched',
+        inputs: sources.length,
+        records: inputs.reduce((n, i) => n + i.records, 0),
+        profile: profiles.length === 1 ? profiles[0]!.name : opts.profile ?? 'auto',
+      }),
+    );
+  }
+
   // Channels with any event, or that a profile evaluated, in declaration order.
   const channels = [];
   const evaluated = new Set(profiles.flatMap((p) => p.evaluatedChannels?.() ?? []));
@@ -152,11 +198,17 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
 
   const records: Record<string, unknown> = {};
   const notes: string[] = [];
+  if (profileSkipped.length > 0) notes.push(`Not read as a capture: ${profileSkipped.join(', ')} (the profile file).`);
+  if (skipped.length > 0) {
+    const shown = skipped.slice(0, 10).join(', ');
+    notes.push(`Not read as captures (not named *.jsonl, *.ndjson or *.json, optionally .gz): ${shown}${skipped.length > 10 ? ` and ${skipped.length - 10} more` : ''}.`);
+  }
   for (const p of profiles) {
     const s = p.summary?.();
     if (s !== undefined) records[p.name] = s;
     const n = p.notes?.();
-    if (n) notes.push(...n.map(noteText));
+    // A note two profiles give (times read as UTC) is said once.
+    if (n) for (const t of n.map(noteText)) if (!notes.includes(t)) notes.push(t);
   }
 
   const findings = collector.list().map((f) => ({ ...f, message: findingMessage(f) }) as Finding);
@@ -194,6 +246,16 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   if (timeline) report.timeline = timeline.build(channels, snapshot.channels);
   return report;
 }
+
+/** The resolved paths of the custom profile files `--profile` names (`x.json`, `auto,x.json`). */
+function profileFilePaths(profile: string | undefined): Set<string> {
+  const out = new Set<string>();
+  for (const p of (profile ?? '').split(',')) if (/\.json$/i.test(p) || p.includes('/')) out.add(path.resolve(p));
+  return out;
+}
+
+/** Every JSON-RPC 2.0 message holds this key, whatever its spacing. */
+const JSONRPC_KEY = Buffer.from('"jsonrpc"');
 
 /** The timeline listens to the engine beside any other listener. */
 function tapTimeline(sink: EngineSink, t: TimelineCollector): void {

@@ -10,9 +10,10 @@ export interface Loc {
 }
 
 export type Role = 'request' | 'terminal' | 'interim';
-export type Method = 'id' | 'signature' | 'fifo';
+/** How a call was paired; `record`: one record held the whole call (a custom profile's `call` role). */
+export type Method = 'id' | 'signature' | 'fifo' | 'record';
 export type Confidence = 'exact' | 'unambiguous' | 'ambiguous';
-export const METHODS: readonly Method[] = ['id', 'signature', 'fifo'];
+export const METHODS: readonly Method[] = ['id', 'signature', 'fifo', 'record'];
 export const CONFIDENCES: readonly Confidence[] = ['exact', 'unambiguous', 'ambiguous'];
 
 /** Token usage as the capture states it; `null` is unknown (never 0). */
@@ -64,6 +65,8 @@ export interface CallEvent {
   idLabel?: string;
   /** A fixed, capture-free note the ORPHAN_REQUEST finding carries if this request is never closed. */
   orphanNote?: string;
+  /** Both events come from one record that holds a whole call: their pair's method is `record`. */
+  wholeRecord?: boolean;
 }
 
 /**
@@ -112,6 +115,12 @@ export interface ChannelSpec {
    * an orphan response instead of taking the oldest request by FIFO (content that must match).
    */
   signatureRequired?: boolean;
+  /**
+   * Terminals arrive in an order the producer does not promise (OpenAI Batch output files): FIFO
+   * and signature-FIFO comparisons are no evidence of crossed pairs, so the report counts and
+   * reports none (`compare` still shows what FIFO would do).
+   */
+  arbitraryTerminalOrder?: boolean;
 }
 
 /** The public view of one side of a call. */

@@ -16,7 +16,6 @@ function proxyProfile(dir: string): string {
     JSON.stringify({
       name: 'proxy',
       channel: 'llm-proxy',
-      needles: ['"kind":'],
       role: { path: 'kind', request: ['req'], terminal: ['resp'] },
       scope: 'conn',
       id: 'rid',

@@ -123,7 +123,7 @@ describe('fuzz: analyze() never throws and always balances its ledger', { timeou
   });
 });
 
-describe('fuzz: the CLI exits 0 on garbage, with nothing on stderr', { timeout: FUZZ_TEST_TIMEOUT }, () => {
+describe('fuzz: the CLI exits 0 on garbage (--allow-empty), with nothing on stderr', { timeout: FUZZ_TEST_TIMEOUT }, () => {
   it('random bytes and mutated lines through the built binary', async () => {
     const dir = tmpDir();
     let k = 0;
@@ -138,7 +138,7 @@ describe('fuzz: the CLI exits 0 on garbage, with nothing on stderr', { timeout: 
           const safe = buf[0] === 0x1f && buf[1] === 0x8b ? Buffer.concat([Buffer.from('\n'), buf]) : buf;
           const file = path.join(dir, `garbage-${k++}.jsonl`);
           writeFileSync(file, safe);
-          const res = await runCli(['analyze', '--format', 'json', file]);
+          const res = await runCli(['analyze', '--format', 'json', '--allow-empty', file]);
           expect(res.stderr).toBe('');
           expect(res.code).toBe(0);
           const report = JSON.parse(res.stdout) as Report;

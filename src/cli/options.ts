@@ -36,6 +36,7 @@ export function inputOptions<T>(y: Argv<T>) {
     .option('color', { type: 'boolean', default: true, describe: 'colour (also NO_COLOR / FORCE_COLOR); --no-color turns it off' })
     .option('caller', { type: 'string', array: true, nargs: 1, describe: 'assay: the caller\'s sent JSON-RPC log (repeatable)' })
     .option('upstream', { type: 'string', array: true, nargs: 1, describe: 'assay: the upstream\'s received JSON-RPC log (repeatable)' })
+    .option('allow-empty', { type: 'boolean', default: false, describe: 'a run with no call events (no input, or nothing matched the profile) is not an error' })
     .option('correlation-key', { type: 'string', describe: 'assay: the params._meta key of the correlation id (default assay.correlation_id)' });
 }
 
@@ -52,6 +53,7 @@ export interface InputArgs {
   caller?: string[];
   upstream?: string[];
   correlationKey?: string;
+  allowEmpty?: boolean;
 }
 
 /**
@@ -81,6 +83,7 @@ export function analyzeOptionsFrom(a: InputArgs): AnalyzeOptions {
     ...(a.maxScopes !== undefined ? { maxScopes: a.maxScopes } : {}),
     ...assayOptionsFrom(a),
     jobs: Math.min(a.jobs, MAX_USEFUL_JOBS),
+    ...(a.allowEmpty ? { allowEmpty: true } : {}),
   };
 }
 

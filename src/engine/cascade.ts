@@ -19,7 +19,9 @@ export function cascade(open: OpenSet | null, ev: CallEvent, spec: ChannelSpec):
   if (!open) return null;
   if (ev.id !== null) {
     const list = open.byId.get(ev.id);
-    if (list && list.length > 0) return { taken: list[0]!, method: 'id', confidence: 'exact', candidates: 1 };
+    // A request and its terminal from one record (a whole call) pair by that record's key, which
+    // is no pairing evidence: method `record`.
+    if (list && list.length > 0) return { taken: list[0]!, method: ev.wholeRecord && list[0]!.ev.wholeRecord ? 'record' : 'id', confidence: 'exact', candidates: 1 };
   }
   const pool = ev.id !== null ? open.noId : open.all;
   if (pool.size === 0) return null;

@@ -240,7 +240,7 @@ export class PairingEngine {
     // An id inherited from another pairing is no surer than that pairing.
     if (req.maxConfidence) confidence = weaker(confidence, req.maxConfidence);
     if (ev.maxConfidence) confidence = weaker(confidence, ev.maxConfidence);
-    if (method === 'id') {
+    if (method === 'id' || method === 'record') {
       this.rememberClosed(ch, sc.scope, ev.id!);
     } else if (req.id !== null) {
       this.rememberClosed(ch, sc.scope, req.id);
@@ -274,7 +274,11 @@ export class PairingEngine {
     });
     if (latencyMs !== null && latencyMs >= 0) this.recordGroupLatency(ch, latencyGroup(req, ev), latencyMs, ev.loc);
 
-    if (method === 'id') {
+    if (method === 'record') {
+      // One record held the whole call: nothing to compare with FIFO, nothing ambiguous.
+    } else if (method === 'id') {
+      // A channel whose terminal order is arbitrary by contract: FIFO is no evidence (ChannelSpec).
+      if (ch.spec.arbitraryTerminalOrder) return pair;
       const { fifo: fifoPartner, signature: sigPartner } = shadows;
       this.bump(ch, sc, (c) => c.crossedComparable++);
       pair.fifoPartner = fifoPartner ? fifoPartner.loc : null;
@@ -316,6 +320,7 @@ export class PairingEngine {
   /** What each shadow gave this terminal (compare's attribution); `crossed` only where the cascade paired by id. */
   private emitShadows(ch: ChannelState, sc: ScopeState, ev: CallEvent, shadows: ShadowTake, match: CascadeMatch | null): void {
     if (!this.sink.shadowPair) return;
+    // compare still shows what FIFO would do on a channel whose terminal order is arbitrary.
     const byId = match !== null && match.method === 'id';
     const seq = match?.taken.seq;
     this.shadowPair(ch, sc, 'fifo', ev, shadows.fifo, shadows.fifoInFlight, byId ? shadows.fifo?.seq !== seq : null);

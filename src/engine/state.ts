@@ -17,7 +17,7 @@ export function newCounters(): Counters {
     unattributedInterims: 0,
     redundant: 0,
     pairs: 0,
-    byMethod: { id: 0, signature: 0, fifo: 0 },
+    byMethod: { id: 0, signature: 0, fifo: 0, record: 0 },
     byConfidence: { exact: 0, unambiguous: 0, ambiguous: 0 },
     orphanRequests: 0,
     evicted: 0,

@@ -60,7 +60,7 @@ function channelRow(ch: ChannelReport): string[] {
     String(ch.terminals),
     String(ch.failed),
     String(p.total),
-    `${p.byMethod.id} / ${p.byMethod.signature} / ${p.byMethod.fifo}`,
+    `${p.byMethod.id} / ${p.byMethod.signature} / ${p.byMethod.fifo}${p.byMethod.record ? ` (+ ${p.byMethod.record} record)` : ''}`,
     String(p.byConfidence.ambiguous),
     String(ch.orphanRequests),
     String(ch.orphanResponses),

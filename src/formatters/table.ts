@@ -27,7 +27,7 @@ function channelSection(ch: ChannelReport, chalk: ChalkInstance): string {
     ['terminals', String(ch.terminals), `id coverage ${pct(ch.idCoverage.terminals)}; ${ch.redundant} redundant, ${ch.duplicateTerminals} duplicate`],
     ['failed', warn(ch.failed, String(ch.failed)), `when ${failureText(ch.meaning.failure)}`],
     ['interims', String(ch.interims), `${ch.unattributedInterims} unattributed`],
-    ['pairs', String(p.total), `id ${p.byMethod.id} · signature ${p.byMethod.signature} · fifo ${p.byMethod.fifo}`],
+    ['pairs', String(p.total), `id ${p.byMethod.id} · signature ${p.byMethod.signature} · fifo ${p.byMethod.fifo}${p.byMethod.record ? ` · record ${p.byMethod.record}` : ''}`],
     [
       'confidence',
       '',

@@ -66,6 +66,8 @@ interface RulePlan {
   otherSkips: boolean;
   absentSkips: boolean;
   text: { values: readonly string[]; prefixes: readonly string[] };
+  /** A handler without a rule: what it does is left to the needles. */
+  unknown?: true;
 }
 
 function matchesText(v: string, r: RulePlan): boolean {
@@ -92,8 +94,12 @@ export class LineClassifier {
   private readonly names: string[];
   private readonly ruleText: Array<{ values: readonly string[]; prefixes: readonly string[] }> = [];
 
-  constructor(rules: readonly ClassifyRule[]) {
+  constructor(rules: readonly (ClassifyRule & { unknown?: true })[]) {
     for (const r of rules) {
+      if (r.unknown) {
+        this.rules.push({ k: -1, values: [], prefixes: [], otherSkips: false, absentSkips: false, text: { values: [], prefixes: [] }, unknown: true });
+        break;
+      }
       let k = this.keys.findIndex((x) => x.key.toString('utf8') === r.key);
       if (k < 0) {
         k = this.keys.length;
@@ -120,6 +126,7 @@ export class LineClassifier {
   private decide(buf: Buffer, complete: boolean): number {
     for (let i = 0; i < this.rules.length; i++) {
       const r = this.rules[i]!;
+      if (r.unknown) return FALLBACK;
       const st = this.state[r.k]!;
       if (st === NOT_SEEN && !complete) return -1;
       if (st === STRING) {
@@ -366,16 +373,29 @@ function skipValue(buf: Buffer, i: number, lim: number): number {
   return -1;
 }
 
-/** A rule of one of a source's handlers, with the name of the profile that declared it. */
+/**
+ * A rule of one of a source's handlers, with the name of the profile that declared it; `unknown`
+ * marks a handler that declares none (a line that reaches it is left to the needles).
+ */
 export interface SourceRule extends ClassifyRule {
   profile: string;
+  unknown?: true;
 }
 
 /**
- * The rules of a source's handlers, in handler order; null when some handler declares none for
- * the source's role (no fast path).
+ * The rules of a source's handlers, in handler order, up to the first handler that declares none
+ * for the source's role (it ends the list as `unknown`: a line no earlier profile settles goes to
+ * the needles); null when the first handler declares none (no fast path).
  */
 export function combineRules(rules: ReadonlyArray<{ profile: string; rule: ClassifyRule | undefined }>): SourceRule[] | null {
-  if (rules.length === 0 || rules.some((r) => r.rule === undefined)) return null;
-  return rules.map((r) => ({ ...r.rule!, profile: r.profile }));
+  const out: SourceRule[] = [];
+  for (const r of rules) {
+    if (r.rule === undefined) {
+      if (out.length === 0) return null;
+      out.push({ key: '', other: 'unclaimed', absent: 'unclaimed', profile: r.profile, unknown: true });
+      break;
+    }
+    out.push({ ...r.rule, profile: r.profile });
+  }
+  return out.length ? out : null;
 }

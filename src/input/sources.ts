@@ -39,7 +39,7 @@ export interface WalkError {
   reason: string;
 }
 
-async function walk(dir: string, out: string[], errors: WalkError[]): Promise<void> {
+async function walk(dir: string, out: string[], errors: WalkError[], skipped: string[] = []): Promise<void> {
   let entries: import('node:fs').Dirent[];
   try {
     entries = await fs.readdir(dir, { withFileTypes: true });
@@ -50,10 +50,11 @@ async function walk(dir: string, out: string[], errors: WalkError[]): Promise<vo
   entries.sort((a, b) => byteOrder(a.name, b.name));
   for (const ent of entries) {
     const p = path.join(dir, ent.name);
-    if (ent.isDirectory()) await walk(p, out, errors);
+    if (ent.isDirectory()) await walk(p, out, errors, skipped);
     else if ((ent.isFile() || ent.isSymbolicLink()) && isCaptureName(ent.name)) out.push(p);
     // A FIFO, socket or device named like a capture would block or fail: reported, never read.
     else if (isCaptureName(ent.name)) errors.push({ path: p, reason: 'not a regular file' });
+    else if (ent.isFile()) skipped.push(p);
   }
 }
 
@@ -61,12 +62,15 @@ export interface ResolvedSources {
   sources: Source[];
   /** Unreadable directory entries met while walking (reported, the run goes on). */
   walkErrors: WalkError[];
+  /** Regular files met while walking a directory that are not named like captures (not read). */
+  skipped: string[];
 }
 
 /** Resolves input arguments. A path that does not exist (or a glob matching nothing) is a usage error. */
 export async function resolveSources(args: readonly string[], role: SourceRole = 'capture'): Promise<ResolvedSources> {
   const sources: Source[] = [];
   const walkErrors: WalkError[] = [];
+  const skipped: string[] = [];
   let stdinUsed = false;
   for (const arg of args) {
     if (arg === '-') {
@@ -83,7 +87,7 @@ export async function resolveSources(args: readonly string[], role: SourceRole =
     }
     if (st?.isDirectory()) {
       const files: string[] = [];
-      await walk(arg, files, walkErrors);
+      await walk(arg, files, walkErrors, skipped);
       for (const f of files) sources.push({ path: f, file: f, role });
       continue;
     }
@@ -101,5 +105,5 @@ export async function resolveSources(args: readonly string[], role: SourceRole =
     }
     throw new InputUsageError(`cannot read ${arg}: no such file or directory`);
   }
-  return { sources, walkErrors };
+  return { sources, walkErrors, skipped };
 }

@@ -42,8 +42,10 @@ const TOP_KEYS = ['event', 'ts', 'timestamp', 'session_id', 'request_id', 'provi
 const DATA_KEYS = ['timestamp', 'caller', 'purpose', 'session_id', 'request_id', 'provider', 'model', 'status', 'error', 'usage', 'duration_ms'];
 
 /** `Profile.keep`: what `record` reads of a value; everything else (e.g. `data.raw`) is dropped. */
+const DATA_TREE = Object.fromEntries(DATA_KEYS.map((k) => [k, true]));
 export const AMPLIFIER_KEEP: KeepSpec = {
-  tree: Object.fromEntries([...TOP_KEYS.map((k) => [k, true]), ['data', Object.fromEntries(DATA_KEYS.map((k) => [k, true]))]]),
+  // `data.data`: the azure-openai provider's captures before late 2025 nest the payload once more.
+  tree: Object.fromEntries([...TOP_KEYS.map((k) => [k, true]), ['data', { ...DATA_TREE, data: DATA_TREE }]]),
 };
 
 export function amplifierKeep(value: unknown): unknown {
@@ -97,8 +99,24 @@ export function amplifierProfile(): Profile {
   };
 }
 
-function toEvent(top: Record<string, unknown>, name: string, role: Role, loc: Loc, ctx: ProfileContext): BuiltEvent {
+/**
+ * The payload: `data`, or, when `data` nests it once more (`data.data`, the azure-openai provider's
+ * captures before late 2025), the two levels merged, the outer one first.
+ */
+function payload(top: Record<string, unknown>): Record<string, unknown> | null {
   const data = asObject(top.data);
+  const inner = asObject(data?.data);
+  if (!data || !inner) return data;
+  const out: Record<string, unknown> = {};
+  for (const k of DATA_KEYS) {
+    const v = data[k] !== undefined ? data[k] : inner[k];
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+function toEvent(top: Record<string, unknown>, name: string, role: Role, loc: Loc, ctx: ProfileContext): BuiltEvent {
+  const data = payload(top);
   const time = parseTime(data?.timestamp) ?? parseTime(top.ts) ?? parseTime(top.timestamp);
   const statedCaller = asString(data?.caller) ?? asString(data?.purpose);
   const provider = asString(field(top, data, 'provider'));

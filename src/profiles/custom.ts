@@ -1,162 +1,40 @@
 /**
- * A custom profile (docs/design.md §3.3): a JSON file that declares needles, how to recognise each role,
- * and the paths of scope, id, signature fields, time and caller — so any JSONL request/response
- * log can be audited.
+ * A custom profile: a JSON file in the profile language (docs/profiles.md; parsed and validated by
+ * lang/spec.ts, records read by lang/classify.ts) turned into one channel, whose events go through
+ * the one event constructor (event.ts).
  *
- * ```json
- * {
- *   "name": "http-log",
- *   "channel": "http",
- *   "ordered": false,
- *   "needles": ["\"kind\":"],
- *   "role": { "path": "kind", "request": ["req"], "terminal": ["resp", "error"], "interim": ["retry"] },
- *   "scope": "conn",
- *   "id": "headers.x-request-id",
- *   "time": "at",
- *   "caller": "client",
- *   "signature": ["method", "route"],
- *   "status": "status",
- *   "group": ["route"]
- * }
- * ```
- * A path is a dotted string (`data.session_id`) or an array of keys. Only own properties are read.
- *
- * What the channel means (all optional):
- * - `"error"`: path of an error text or object on terminals;
- * - `"failed"`: when a terminal failed — `{"status": [..]}` (status is one of), `{"statusNot": [..]}`
- *   (status is known and none of), `{"statusAtLeast": 500}` (numeric status ≥), `{"error": true}`
- *   (an error is present), or an array of these (any holds). Default `{"statusNot": ["ok", "success"]}`;
- * - `"attribution"`: `"caller"` (default) or `"group"` (the first group path's value);
- * - `"rowLabel"`: what a row is called (default: `caller`, or the first group path with `"group"`);
- * - `"groupLabels"`: names of the group paths (default: the paths as written);
- * - `"idKind"`: `"correlation"` (default, the safe-shape rule) or `"protocol"` (typed string or number).
+ * - records: each JSON value (a line, or a document's top-level value or array element), or the
+ *   values at the `records` path inside it (`records[].record`, `log.entries[]`);
+ * - role: the first rule of `roles` whose condition holds (a field's value, its presence, the input
+ *   file's name); a record no rule takes is ignored;
+ * - a `call` record holds a whole call (start and end time, outcome): it becomes a request and its
+ *   terminal, paired by a key of the record's own;
+ * - ids: correlation ids (the safe-shape rule) or typed protocol ids (`"idKind": "protocol"`),
+ *   namespaced by `direction` when the profile names one;
+ * - needles are derived from the roles (lang/needles.ts), never written by hand.
  */
 import { readFileSync } from 'node:fs';
-import type { CallAttrs, ChannelSpec, FailureRule, Loc, Role } from '../model.js';
+import path from 'node:path';
+import type { CallAttrs, ChannelSpec, Loc, Role } from '../model.js';
 import type { Source } from '../input/sources.js';
-import { makeEvent } from './event.js';
+import { derivedKey, type IdKey, makeEvent } from './event.js';
 import { type KeepSpec, type KeepTree, unionKeep } from './keep.js';
-import { parseTime } from './time.js';
+import { classify, recordsOf, type ReadRecord } from './lang/classify.js';
+import { deriveNeedles } from './lang/needles.js';
+import type { Path } from './lang/path.js';
+import { parseProfileSpec, ProfileSpecError, specMarkers, type Cond, type ProfileSpec } from './lang/spec.js';
+import { finding } from '../report/findings.js';
+import type { NoteCode } from '../report/notes.js';
 import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from './types.js';
-import { asNumber } from './types.js';
 
-type Path = readonly string[];
-
-export interface CustomProfileSpec {
-  name: string;
-  channel: string;
-  ordered: boolean;
-  needles: string[];
-  role: { path: Path; request: string[]; terminal: string[]; interim: string[] };
-  scope: Path | null;
-  id: Path | null;
-  time: Path | null;
-  caller: Path | null;
-  signature: Array<{ name: string; path: Path }>;
-  status: Path | null;
-  /** Up to two paths that name the latency group (e.g. provider, model). */
-  group: Path[];
-  /** Path of an error text (or object) on terminals. */
-  error: Path | null;
-  failure: FailureRule;
-  attribution: 'caller' | 'group';
-  rowLabel: string;
-  groupLabels: string[];
-  idKind: 'correlation' | 'protocol';
-}
-
-const DEFAULT_FAILURE: FailureRule = { kind: 'status-not-in', statuses: ['ok', 'success'] };
-
-function failureRule(v: unknown): FailureRule {
-  if (v === undefined || v === null) return DEFAULT_FAILURE;
-  if (Array.isArray(v)) {
-    if (v.length === 0) throw new CustomProfileError('profile: "failed" must not be an empty array');
-    return { kind: 'any', rules: v.map(failureRule) };
-  }
-  const o = v as Record<string, unknown>;
-  const keys = o !== null && typeof o === 'object' ? Object.keys(o) : [];
-  if (keys.length !== 1) throw new CustomProfileError('profile: each "failed" rule is an object with one of status, statusNot, statusAtLeast, error');
-  if (keys[0] === 'status') return { kind: 'status-in', statuses: strings(o.status, 'failed.status') };
-  if (keys[0] === 'statusNot') return { kind: 'status-not-in', statuses: strings(o.statusNot, 'failed.statusNot') };
-  if (keys[0] === 'statusAtLeast' && typeof o.statusAtLeast === 'number' && Number.isFinite(o.statusAtLeast)) return { kind: 'status-at-least', min: o.statusAtLeast };
-  if (keys[0] === 'error' && o.error === true) return { kind: 'error-present' };
-  throw new CustomProfileError('profile: each "failed" rule is {"status": [..]}, {"statusNot": [..]}, {"statusAtLeast": N} or {"error": true}');
-}
-
-function label(v: unknown, what: string, dflt: string): string {
-  if (v === undefined || v === null) return dflt;
-  if (typeof v === 'string' && /^[A-Za-z0-9_ ./-]{1,40}$/.test(v)) return v;
-  throw new CustomProfileError(`profile: ${what} must be 1–40 letters, digits, spaces or _ . / -`);
-}
-
-/** A profile file that cannot be used (a usage error). */
-export class CustomProfileError extends Error {
-  override name = 'CustomProfileError';
-}
-
-function toPath(v: unknown, what: string): Path {
-  if (typeof v === 'string' && v.length > 0) return v.split('.');
-  if (Array.isArray(v) && v.length > 0 && v.every((k) => typeof k === 'string')) return v as string[];
-  throw new CustomProfileError(`profile: ${what} must be a dotted path or an array of keys`);
-}
-
-function optPath(v: unknown, what: string): Path | null {
-  return v === undefined || v === null ? null : toPath(v, what);
-}
-
-function strings(v: unknown, what: string): string[] {
-  if (v === undefined) return [];
-  if (Array.isArray(v) && v.every((s) => typeof s === 'string')) return v as string[];
-  throw new CustomProfileError(`profile: ${what} must be an array of strings`);
-}
+export type CustomProfileSpec = ProfileSpec;
+/** A profile file that cannot be used (a usage error: one line, exit 2). */
+export const CustomProfileError = ProfileSpecError;
+export type CustomProfileError = ProfileSpecError;
 
 /** Validates a parsed profile file. */
 export function parseCustomSpec(raw: unknown): CustomProfileSpec {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new CustomProfileError('profile: the file must hold a JSON object');
-  const o = raw as Record<string, unknown>;
-  const role = o.role as Record<string, unknown> | undefined;
-  if (!role || typeof role !== 'object') throw new CustomProfileError('profile: "role" is required ({path, request, terminal, interim})');
-  const spec: CustomProfileSpec = {
-    name: typeof o.name === 'string' && o.name ? o.name : 'custom',
-    channel: typeof o.channel === 'string' && o.channel ? o.channel : 'calls',
-    ordered: o.ordered === true,
-    needles: strings(o.needles, 'needles'),
-    role: {
-      path: toPath(role.path, 'role.path'),
-      request: strings(role.request, 'role.request'),
-      terminal: strings(role.terminal, 'role.terminal'),
-      interim: strings(role.interim, 'role.interim'),
-    },
-    scope: optPath(o.scope, 'scope'),
-    id: optPath(o.id, 'id'),
-    time: optPath(o.time, 'time'),
-    caller: optPath(o.caller, 'caller'),
-    signature: strings(o.signature, 'signature').map((p) => ({ name: p, path: toPath(p, 'signature') })),
-    status: optPath(o.status, 'status'),
-    group: strings(o.group, 'group').slice(0, 2).map((p) => toPath(p, 'group')),
-    error: optPath(o.error, 'error'),
-    failure: failureRule(o.failed),
-    attribution: 'caller',
-    rowLabel: 'caller',
-    groupLabels: [],
-    idKind: 'correlation',
-  };
-  if (o.attribution !== undefined && o.attribution !== 'caller' && o.attribution !== 'group')
-    throw new CustomProfileError('profile: "attribution" must be "caller" or "group"');
-  if (o.attribution === 'group') {
-    if (spec.group.length === 0) throw new CustomProfileError('profile: "attribution": "group" needs a "group" path');
-    spec.attribution = 'group';
-  }
-  const groupNames = strings(o.group, 'group').slice(0, 2);
-  const labels = strings(o.groupLabels, 'groupLabels');
-  spec.groupLabels = groupNames.map((g, i) => label(labels[i], 'groupLabels', g.length <= 40 ? g.replace(/[^A-Za-z0-9_ ./-]/g, '_') : 'group'));
-  spec.rowLabel = label(o.rowLabel, 'rowLabel', spec.attribution === 'group' ? spec.groupLabels[0]! : 'caller');
-  if (o.idKind !== undefined && o.idKind !== 'correlation' && o.idKind !== 'protocol') throw new CustomProfileError('profile: "idKind" must be "correlation" or "protocol"');
-  if (o.idKind === 'protocol') spec.idKind = 'protocol';
-  if (spec.role.request.length === 0 || spec.role.terminal.length === 0)
-    throw new CustomProfileError('profile: role.request and role.terminal must each name at least one value');
-  if (spec.needles.some((n) => n.length === 0 || n.includes('\n'))) throw new CustomProfileError('profile: needles must be non-empty and hold no newline');
-  return spec;
+  return parseProfileSpec(raw);
 }
 
 export function loadCustomSpec(file: string): CustomProfileSpec {
@@ -175,29 +53,14 @@ export function loadCustomSpec(file: string): CustomProfileSpec {
   return parseCustomSpec(raw);
 }
 
-/** Reads a path of own properties; anything missing is undefined. */
-export function at(v: unknown, path: Path): unknown {
+/** Reads a path of own keys; anything missing is undefined. */
+export function at(v: unknown, keys: readonly string[]): unknown {
   let cur: unknown = v;
-  for (const k of path) {
+  for (const k of keys) {
     if (cur === null || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, k)) return undefined;
     cur = (cur as Record<string, unknown>)[k];
   }
   return cur;
-}
-
-function scalar(v: unknown): string | null {
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return null;
-}
-
-function errorValue(v: unknown): string | null {
-  if (v === undefined || v === null || v === false) return null;
-  const s = scalar(v);
-  if (s !== null) return s;
-  const o = v as Record<string, unknown>;
-  if (typeof o === 'object') return scalar(o.message) ?? scalar(o.msg) ?? scalar(o.type) ?? scalar(o.code) ?? 'error';
-  return null;
 }
 
 /** The channel a custom profile file declares. */
@@ -214,67 +77,109 @@ export function customChannel(spec: CustomProfileSpec): ChannelSpec {
   };
 }
 
+/** The keys of a path up to its first array step; what lies beyond is kept whole. */
 function pathTree(p: Path): KeepTree {
+  const keys: string[] = [];
+  for (const s of p) {
+    if (!('key' in s)) break;
+    keys.push(s.key);
+  }
+  if (keys.length === 0) return {};
   let t: true | KeepTree = true;
-  for (let i = p.length - 1; i >= 0; i--) t = { [p[i]!]: t } as KeepTree;
+  for (let i = keys.length - 1; i >= 0; i--) t = { [keys[i]!]: t } as KeepTree;
   return t as KeepTree;
 }
 
-/** Every path the profile file names: what `record` reads. */
+function condPaths(c: Cond | null, out: Path[]): void {
+  if (!c) return;
+  if (c.kind === 'equals' || c.kind === 'has' || c.kind === 'present' || c.kind === 'missing') out.push(c.path);
+  else if (c.kind === 'all' || c.kind === 'any') for (const x of c.conds) condPaths(x, out);
+}
+
+/** Every path the profile file names: what `record` reads (with a `records` path: all of it). */
 export function customKeep(spec: CustomProfileSpec): KeepSpec {
-  const paths: Path[] = [spec.role.path, ...spec.signature.map((s) => s.path), ...spec.group];
-  for (const p of [spec.scope, spec.id, spec.time, spec.caller, spec.status, spec.error]) if (p) paths.push(p);
+  if (spec.records !== null) return { tree: pathTree(spec.records.slice(0, 1)) };
+  const paths: Path[] = [...spec.signature.map((s) => s.path), ...spec.group];
+  for (const r of spec.roles) condPaths(r.when, paths);
+  for (const p of [spec.scope, spec.id, spec.time?.path, spec.start?.path, spec.end?.path, spec.duration?.path, spec.caller, spec.status, spec.error, spec.direction?.path])
+    if (p) paths.push(p);
   return unionKeep(paths.map((p) => ({ tree: pathTree(p) })));
+}
+
+export interface CustomSummary {
+  records: number;
+  calls: number;
+  /** Times read from RFC 3339 without a zone (as UTC). */
+  naiveTimes: number;
+  /** Time fields present that the profile's format could not read (a number without a unit…). */
+  unreadableTimes: number;
 }
 
 export function customProfile(spec: CustomProfileSpec): Profile {
   const channel = customChannel(spec);
-  const roles = new Map<string, Role>();
-  for (const r of spec.role.request) roles.set(r, 'request');
-  for (const r of spec.role.terminal) roles.set(r, 'terminal');
-  for (const r of spec.role.interim) roles.set(r, 'interim');
+  const sum: CustomSummary = { records: 0, calls: 0, naiveTimes: 0, unreadableTimes: 0 };
+
+  function emit(r: ReadRecord, role: Role, time: number | null, id: IdKey | null, loc: Loc, ctx: ProfileContext, label?: string): void {
+    const attrs: CallAttrs = { kind: r.role === 'call' ? 'record' : role };
+    if (spec.group[0]) attrs.provider = r.group[0];
+    if (spec.group[1]) attrs.model = r.group[1];
+    if (role === 'terminal') {
+      attrs.status = r.status;
+      attrs.error = r.error;
+      attrs.durationMs = null;
+    }
+    const ev = makeEvent(channel, { role, scope: r.scope, id, sig: r.sig, time, caller: r.caller ?? 'main', attrs, loc }, ctx);
+    if (label !== undefined && spec.idKind === 'protocol') ev.idLabel = label;
+    if (r.role === 'call') ev.wholeRecord = true;
+    ctx.emit(ev);
+  }
+
   return {
     name: spec.name,
     channels: [channel],
-    needles: spec.needles,
+    needles: deriveNeedles(specMarkers(spec)),
     keep: customKeep(spec),
     open(source: Source, ctx: ProfileContext): RecordHandler | null {
       if (source.role !== 'capture') return null;
+      const fileName = source.file === null ? '-' : path.basename(source.file);
+      let callSeq = 0;
       return {
         record(value: unknown, loc: Loc): RecordOutcome {
-          if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'unclaimed';
-          const roleValue = scalar(at(value, spec.role.path));
-          if (roleValue === null) return 'unclaimed';
-          const role = roles.get(roleValue);
-          if (!role) return 'ignored';
-          const sig = spec.signature.length ? spec.signature.map((s) => scalar(at(value, s.path))) : null;
-          const attrs: CallAttrs = { kind: roleValue };
-          if (spec.group[0]) attrs.provider = scalar(at(value, spec.group[0]));
-          if (spec.group[1]) attrs.model = scalar(at(value, spec.group[1]));
-          if (role === 'terminal') {
-            attrs.status = spec.status ? scalar(at(value, spec.status)) : null;
-            if (spec.error) attrs.error = errorValue(at(value, spec.error));
-            attrs.durationMs = null;
+          // A record no rule takes is left to the other profiles in use (`auto,FILE.json`).
+          let outcome: RecordOutcome = 'unclaimed';
+          for (const rec of recordsOf(spec, value)) {
+            const r = classify(spec, rec, fileName);
+            if (r === 'unclaimed') continue;
+            if (r === 'ignored') {
+              if (outcome === 'unclaimed') outcome = 'ignored';
+              continue;
+            }
+            outcome = 'used';
+            sum.records++;
+            if (r.naive) sum.naiveTimes++;
+            if (r.unreadableTime) sum.unreadableTimes++;
+            if (r.id.kind === 'invalid') ctx.finding(finding('INVALID_ID', { channel: channel.name, scope: r.scope, locations: [loc] }, r.id.info));
+            const id = r.id.kind === 'valid' ? derivedKey(r.id.key) : null;
+            const label = r.id.kind === 'valid' ? r.id.label : undefined;
+            if (r.role === 'call') {
+              // A whole call in one record: its own request and terminal, paired by a key of this
+              // record (the record's id when it has one, else its place in the input).
+              sum.calls++;
+              const key = id ?? derivedKey(`record:${loc.path}:${loc.line}:${++callSeq}`);
+              emit(r, 'request', r.time, key, loc, ctx, label);
+              emit(r, 'terminal', r.end, key, loc, ctx, label);
+            } else emit(r, r.role, r.time, id, loc, ctx, label);
           }
-          const timeRaw = spec.time ? at(value, spec.time) : undefined;
-          const ev = makeEvent(
-            channel,
-            {
-              role,
-              scope: spec.scope ? (scalar(at(value, spec.scope)) ?? '') : '',
-              id: spec.id ? { field: spec.id.join('.'), value: at(value, spec.id) } : null,
-              sig,
-              time: typeof timeRaw === 'number' ? asNumber(timeRaw) : parseTime(timeRaw),
-              caller: (spec.caller ? scalar(at(value, spec.caller)) : null) ?? 'main',
-              attrs,
-              loc,
-            },
-            ctx,
-          );
-          ctx.emit(ev);
-          return 'used';
+          return outcome;
         },
       };
+    },
+    summary: () => (sum.records > 0 ? { ...sum } : undefined),
+    notes() {
+      const out: NoteCode[] = [];
+      if (sum.naiveTimes > 0) out.push('custom-naive-times');
+      if (sum.unreadableTimes > 0) out.push('custom-unreadable-times');
+      return out;
     },
   };
 }

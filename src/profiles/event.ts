@@ -32,7 +32,7 @@ function checkProtocolId(field: string, v: unknown): IdResult {
     return { kind: 'valid', key: `h:${sha256Prefix(v)}` as IdKey };
   }
   const text = typeof v === 'string' ? v : (JSON.stringify(v) ?? typeof v);
-  const reason: InvalidIdInfo['reason'] = typeof v === 'string' ? (v.length === 0 ? 'bad-characters' : 'too-long') : 'not-a-string';
+  const reason: InvalidIdInfo['reason'] = typeof v === 'string' ? (v.length === 0 ? 'bad-characters' : 'too-long') : 'not-a-string-or-number';
   return { kind: 'invalid', info: { field, reason, length: text.length, sha256: sha256Prefix(text) } };
 }
 

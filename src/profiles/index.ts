@@ -3,6 +3,8 @@
  */
 import { amplifierProfile } from './amplifier.js';
 import { assayProfile } from './assay/index.js';
+import { jsonrpcProfile } from './jsonrpc.js';
+import { openAiBatchProfile } from './openai-batch.js';
 import { CustomProfileError, customProfile, loadCustomSpec } from './custom.js';
 import type { ChannelSpec } from '../model.js';
 import type { Profile } from './types.js';
@@ -12,6 +14,8 @@ export type ProfileFactory = (options: Record<string, unknown>) => Profile;
 export const PROFILES: ReadonlyMap<string, ProfileFactory> = new Map<string, ProfileFactory>([
   ['amplifier', amplifierProfile],
   ['assay', assayProfile],
+  ['jsonrpc', jsonrpcProfile],
+  ['openai-batch', openAiBatchProfile],
 ]);
 
 export function profileNames(): string[] {

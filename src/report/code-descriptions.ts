@@ -10,6 +10,8 @@ export const CODE_DESCRIPTIONS: Record<FindingCode, { title: string; description
   INCONSISTENT_RECORD: { title: 'Inconsistent record', description: 'A decision record that contradicts itself or its closed vocabularies.' },
   DENIED_BUT_DELIVERED: { title: 'Denied but delivered', description: 'A call the policy denied reached the upstream: an enforcement bypass.' },
   UNRECORDED_DELIVERY: { title: 'Unrecorded delivery', description: 'An upstream arrival that no allow decision covers.' },
+  NO_CALL_EVENTS: { title: 'No call events', description: 'The run found nothing to audit: no input, or no record matched the profile. An error unless --allow-empty.' },
+  UNMATCHED_INPUT: { title: 'Unmatched input', description: 'An input file none of whose records a profile used (treated as a non-capture), or a caller/upstream log with no JSON-RPC message.' },
   ORPHAN_REQUEST: { title: 'Orphan request', description: 'A request never closed by a terminal event before the end of its input.' },
   ORPHAN_RESPONSE: { title: 'Orphan response', description: 'A terminal event that no open request could take.' },
   AMBIGUOUS_PAIR: { title: 'Ambiguous pair', description: 'A fallback pairing (signature or FIFO) that chose among two or more candidates.' },

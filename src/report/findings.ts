@@ -6,7 +6,7 @@ import type { Loc } from '../model.js';
 
 export type Severity = 'error' | 'warning' | 'note';
 
-/** Every code with its fixed severity. The order is the display order of codes. */
+/** Every code with its fixed severity. Display order: by severity, then this order. */
 export const FINDING_CODES = {
   INPUT_ERROR: 'error',
   UNSUPPORTED_SCHEMA: 'error',
@@ -22,6 +22,9 @@ export const FINDING_CODES = {
   OVERSIZED_LINE: 'warning',
   CROSSED_PAIR: 'note',
   DUPLICATE_TERMINAL: 'note',
+  // Appended (not in severity order) so that existing SARIF rule indices stay put.
+  NO_CALL_EVENTS: 'error',
+  UNMATCHED_INPUT: 'warning',
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;
@@ -35,7 +38,7 @@ export function isFindingCode(s: string): s is FindingCode {
 /** What an invalid id may reveal: never its value. */
 export interface InvalidIdInfo {
   field: string;
-  reason: 'not-a-string' | 'too-long' | 'bad-characters';
+  reason: 'not-a-string' | 'too-long' | 'bad-characters' | 'not-a-string-or-number';
   /** Length of the string, or of the JSON text of a non-string value. */
   length: number;
   /** First 12 hex digits of the SHA-256 of that text. */
@@ -72,6 +75,17 @@ export interface FindingDataMap {
   /** `id`: the engine key the arrival and the deny record share (a correlation id, or `jsonrpc:…`); `deny`: where the deny record is. */
   DENIED_BUT_DELIVERED: { tool: string | null; id: string | null; reason?: string | null; deny?: { path: string; line: number } | null };
   UNRECORDED_DELIVERY: { tool: string | null; id: string | null };
+  /**
+   * Nothing to audit: `inputs` read, `records` in them; `reason` `no-inputs` (an empty directory)
+   * or `nothing-matched` (no record matched the profile `profile`). Off with --allow-empty.
+   */
+  NO_CALL_EVENTS: { reason: 'no-inputs' | 'nothing-matched'; inputs: number; records: number; profile: string };
+  /**
+   * An input none of whose records a profile used: `path`, its `records` and `lines`, and `role`
+   * (`capture`, or assay's `caller`/`upstream`). `reason` `no-json-rpc`: a caller/upstream log that
+   * holds no JSON-RPC message at all (so its silence is no evidence about deliveries).
+   */
+  UNMATCHED_INPUT: { path: string; role: 'capture' | 'caller' | 'upstream'; records: number; lines: number; reason?: 'no-json-rpc' };
 }
 
 export type Finding = {

@@ -31,6 +31,8 @@ export function findingMessage(f: Finding): string {
     case 'DUPLICATE_TERMINAL':
       return `second terminal for an already closed call (caller ${f.data.caller})`;
     case 'INVALID_ID':
+      if (f.data.reason === 'not-a-string-or-number')
+        return `${f.data.field} is neither a string nor a number (length ${f.data.length}, sha256 ${f.data.sha256}); treated as no id`;
       return `${f.data.field} fails the safe-shape rule (${f.data.reason}, length ${f.data.length}, sha256 ${f.data.sha256}); treated as no id`;
     case 'MALFORMED_LINE':
       if (f.data.reason === 'unusable') return `record could not be used (${f.data.bytes} bytes), counted as ignored`;
@@ -49,6 +51,15 @@ export function findingMessage(f: Finding): string {
         : `decision record contradicts itself: ${f.data.problems.join('; ')}`;
     case 'DENIED_BUT_DELIVERED':
       return `denied call${f.data.tool ? ` to ${f.data.tool}` : ''} reached the upstream${f.data.reason ? ` (denied: ${f.data.reason})` : ''}`;
+    case 'NO_CALL_EVENTS':
+      return f.data.reason === 'no-inputs'
+        ? 'no call events: no input file was found (use --allow-empty if that is expected)'
+        : `no call events: none of the ${f.data.records} records in ${f.data.inputs} input(s) matched profile ${f.data.profile} (use --allow-empty if that is expected)`;
+    case 'UNMATCHED_INPUT':
+      if (f.data.reason === 'no-json-rpc') return `--${f.data.role} ${f.data.path} holds no JSON-RPC message: it says nothing about what the ${f.data.role === 'caller' ? 'caller sent' : 'upstream received'}`;
+      return f.data.records === 0
+        ? `${f.data.path}: no records (${f.data.lines} lines), treated as a non-capture`
+        : `${f.data.path}: none of its ${f.data.records} records matched a profile, treated as a non-capture`;
     case 'UNRECORDED_DELIVERY':
       return `upstream arrival${f.data.tool ? ` of ${f.data.tool}` : ''} that no allow decision covers`;
   }

@@ -8,6 +8,12 @@ export const NOTE_TEXT = {
   'assay-bypass-needs-ids':
     'assay: bypass detection needs ids or the caller log: decision records without a correlation id pair with upstream arrivals by tool name in order, and a denied call that reached the upstream shows only as UNRECORDED_DELIVERY',
   'assay-delivery-not-audited': 'assay: delivery not audited (give --upstream FILE, the upstream’s received tools/call log)',
+  'jsonrpc-notifications': 'jsonrpc: notifications are counted (records.jsonrpc.notifications), never calls',
+  'jsonrpc-naive-times': 'jsonrpc: times without a zone (naive ISO 8601) were read as UTC',
+  'jsonrpc-unknown-direction': 'jsonrpc: some records stated a direction callpair does not know; their ids were not namespaced by direction',
+  'openai-batch-order': 'openai: Batch output order is arbitrary by contract: openai-batch pairs by custom_id only, and FIFO is not compared (no crossed pairs)',
+  'custom-naive-times': 'custom: times without a zone (naive ISO 8601) were read as UTC',
+  'custom-unreadable-times': 'custom: some time fields could not be read with the profile’s time format (records.<profile>.unreadableTimes); an epoch number needs "unit"',
 } as const satisfies Record<string, string>;
 
 export type NoteCode = keyof typeof NOTE_TEXT;

@@ -39,7 +39,8 @@ export interface CounterReport {
   redundant: number;
   pairs: {
     total: number;
-    byMethod: { id: number; signature: number; fifo: number };
+    /** `record`: pairs of whole-call records (present only when there are some). */
+    byMethod: { id: number; signature: number; fifo: number; record?: number };
     byConfidence: { exact: number; unambiguous: number; ambiguous: number };
   };
   orphanRequests: number;
@@ -109,7 +110,11 @@ export function counterReport(c: CountersSnapshot): CounterReport {
     interims: c.interims,
     unattributedInterims: c.unattributedInterims,
     redundant: c.redundant,
-    pairs: { total: c.pairs, byMethod: { ...c.byMethod }, byConfidence: { ...c.byConfidence } },
+    pairs: {
+      total: c.pairs,
+      byMethod: c.byMethod.record ? { ...c.byMethod } : { id: c.byMethod.id, signature: c.byMethod.signature, fifo: c.byMethod.fifo },
+      byConfidence: { ...c.byConfidence },
+    },
     orphanRequests: c.orphanRequests,
     evictedRequests: c.evicted,
     orphanResponses: c.orphanResponses,
@@ -175,7 +180,7 @@ export function ledgerViolations(report: Report): string[] {
     if (c.requests !== p.total + c.orphanRequests) out.push(`${where}: requests ≠ pairs + orphanRequests`);
     if (c.terminals !== p.total + c.orphanResponses + c.duplicateTerminals + c.redundant)
       out.push(`${where}: terminals ≠ pairs + orphanResponses + duplicateTerminals + redundant`);
-    if (p.total !== p.byMethod.id + p.byMethod.signature + p.byMethod.fifo) out.push(`${where}: pairs ≠ Σ byMethod`);
+    if (p.total !== p.byMethod.id + p.byMethod.signature + p.byMethod.fifo + (p.byMethod.record ?? 0)) out.push(`${where}: pairs ≠ Σ byMethod`);
     if (p.total !== p.byConfidence.exact + p.byConfidence.unambiguous + p.byConfidence.ambiguous) out.push(`${where}: pairs ≠ Σ byConfidence`);
   };
   for (const ch of report.channels) {

@@ -1,0 +1,28 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { tmpDir } from '../../test/helpers.js';
+import { fileContains } from './sniff.js';
+
+describe('fileContains', () => {
+  const dir = tmpDir();
+  const needle = Buffer.from('"jsonrpc"');
+  it('finds a byte string anywhere, across read chunks, plain or gzip', async () => {
+    const big = `${'x'.repeat(200_000)}{"jsonrpc": "2.0"}\n`;
+    const plain = path.join(dir, 'a.jsonl');
+    writeFileSync(plain, big);
+    expect(await fileContains(plain, needle)).toBe(true);
+    const gz = path.join(dir, 'a.jsonl.gz');
+    writeFileSync(gz, gzipSync(big));
+    expect(await fileContains(gz, needle)).toBe(true);
+  });
+  it('says so when it is not there', async () => {
+    const p = path.join(dir, 'b.log');
+    writeFileSync(p, 'tools/call github.create_deploy_key\n');
+    expect(await fileContains(p, needle)).toBe(false);
+    const empty = path.join(dir, 'c.log');
+    writeFileSync(empty, '');
+    expect(await fileContains(empty, needle)).toBe(false);
+  });
+});

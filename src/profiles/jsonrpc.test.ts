@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../analyze.js';
+import { ledgerViolations } from '../report/report.js';
+import { isFailed } from '../model.js';
+import { JSONRPC_CHANNEL } from './jsonrpc.js';
+import { analyzeLines, fixture } from '../../test/helpers.js';
+
+const rq = (id: unknown, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+const ok = (id: unknown, result: unknown = {}) => ({ jsonrpc: '2.0', id, result });
+
+describe('jsonrpc profile', () => {
+  it('acceptance: requests 1, 2, 9, "9", 3, a notification and five responses', async () => {
+    const pairs: Array<[string | null, number]> = [];
+    const r = await analyzeLines([
+      rq(1, 'initialize'),
+      rq(2, 'tools/list'),
+      rq(9, 'tools/call', { name: 'add', arguments: {} }),
+      rq('9', 'tools/call', { name: 'mul', arguments: {} }),
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      rq(3, 'ping'),
+      ok('9'),
+      ok(3),
+      ok(1),
+      ok(9),
+      ok(2),
+    ], { onPair: (p) => pairs.push([p.request.attrs.model ?? null, p.terminal.loc.line]) });
+    const ch = r.channels.find((c) => c.channel === 'jsonrpc')!;
+    expect(ch).toMatchObject({ requests: 5, terminals: 5, orphanRequests: 0, orphanResponses: 0 });
+    expect(ch.pairs.byMethod).toEqual({ id: 5, signature: 0, fifo: 0 });
+    expect(ch.pairs.byConfidence.exact).toBe(5);
+    expect(r.findingCounts.INVALID_ID).toBeUndefined();
+    expect((r.records.jsonrpc as { notifications: number }).notifications).toBe(1);
+    expect(r.inputs[0]!.profile).toBe('jsonrpc');
+    expect(ledgerViolations(r)).toEqual([]);
+    // 9 and "9" are different calls: each response went to its own typed request.
+    expect(pairs).toContainEqual(['mul', 7]);
+    expect(pairs).toContainEqual(['add', 10]);
+  });
+
+  it('error responses fail with their code; unknown ids and unanswered requests are orphans', async () => {
+    const pairs: Array<{ status: unknown; error: unknown }> = [];
+    const r = await analyze({
+      inputs: [
+        (await import('../../test/helpers.js')).writeCapture([
+          rq(1, 'tools/call', { name: 'x' }),
+          { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid params' } },
+          rq(2, 'tools/call', { name: 'y' }),
+          ok(7),
+        ]),
+      ],
+      onPair: (p) => pairs.push({ status: p.terminal.attrs.status, error: p.terminal.attrs.error }),
+    });
+    expect(pairs).toEqual([{ status: 'error', error: '-32602 Invalid params' }]);
+    expect(isFailed(JSONRPC_CHANNEL, { status: 'error', error: '-32602 Invalid params' })).toBe(true);
+    const ch = r.channels.find((c) => c.channel === 'jsonrpc')!;
+    expect(ch).toMatchObject({ orphanRequests: 1, orphanResponses: 1 });
+  });
+
+  it('ids that are neither string nor number are INVALID_ID and no call', async () => {
+    const r = await analyzeLines([rq({ a: 1 }, 'x'), rq(true, 'y'), ok([1])]);
+    expect(r.findingCounts.INVALID_ID).toBe(3);
+    expect(r.findings.find((f) => f.code === 'INVALID_ID')!.data).toMatchObject({ field: 'id', reason: 'not-a-string-or-number' });
+    expect(r.channels.find((c) => c.channel === 'jsonrpc')).toBeUndefined();
+  });
+
+  it('reads batches: a line holding an array of messages (the JSON-RPC 2.0 specification examples)', async () => {
+    const r = await analyze({ inputs: [fixture('real/jsonrpc-spec/examples.jsonl')], profile: 'jsonrpc' });
+    const ch = r.channels[0]!;
+    expect(ch).toMatchObject({ channel: 'jsonrpc', requests: 7, terminals: 8, orphanRequests: 0, orphanResponses: 1 });
+    expect(ch.pairs.byMethod.id).toBe(7);
+    expect(r.records.jsonrpc).toMatchObject({ batches: 2, notifications: 2, errorResponses: 3, nonMessages: 1 });
+    // The -32600 error with "id": null answers no request.
+    expect(r.findings.find((f) => f.code === 'ORPHAN_RESPONSE')!.locations[0]!.line).toBe(9);
+  });
+
+  it('namespaces ids by direction: a server→client request never takes a client→server response', async () => {
+    const w = (direction: string, message: object, timestamp?: string) => ({ direction, ...(timestamp ? { timestamp } : {}), message });
+    const r = await analyzeLines([
+      w('sent', rq(1, 'tools/call', { name: 'ask' }), '2025-10-23T22:20:24.000'),
+      w('received', rq(1, 'sampling/createMessage'), '2025-10-23T22:20:24.100'),
+      w('sent', ok(1), '2025-10-23T22:20:24.300'),
+      w('received', ok(1), '2025-10-23T22:20:25.840'),
+    ]);
+    const ch = r.channels.find((c) => c.channel === 'jsonrpc')!;
+    expect(ch).toMatchObject({ requests: 2, terminals: 2, orphanRequests: 0, orphanResponses: 0 });
+    const byMethod = new Map(ch.latencyByGroup.map((g) => [g.group, g]));
+    expect(byMethod.get('tools/call')!.p50).toBeCloseTo(1840, 0);
+    expect(byMethod.get('sampling/createMessage')!.p50).toBeCloseTo(200, 0);
+    expect(r.notes.join(' ')).toContain('read as UTC');
+  });
+
+  it('is chosen by auto on "jsonrpc": "2.0" records, whatever the spacing', async () => {
+    const r = await analyzeLines(['{"jsonrpc": "2.0", "id": 1, "method": "a"}', '{"jsonrpc":"2.0","id":1,"result":null}']);
+    expect(r.inputs[0]!.profile).toBe('jsonrpc');
+    expect(r.channels.find((c) => c.channel === 'jsonrpc')!.pairs.total).toBe(1);
+  });
+});

@@ -1,0 +1,387 @@
+/**
+ * The custom profile language (docs/profiles.md): a JSON file that says how to read any
+ * request/response log. This module validates a profile file into a `ProfileSpec`; `classify.ts`
+ * reads records with it. An invalid profile is one line naming the field and what was expected.
+ *
+ * ```json
+ * {
+ *   "name": "mcp-interceptor",
+ *   "channel": "mcp",
+ *   "records": "records[].record",
+ *   "roles": [
+ *     { "role": "request",  "when": { "path": "type", "equals": ["request"] } },
+ *     { "role": "terminal", "when": { "path": "type", "equals": ["response"] } }
+ *   ],
+ *   "id": "count",
+ *   "idKind": "protocol",
+ *   "time": "timestamp",
+ *   "error": "error",
+ *   "failed": { "error": true },
+ *   "group": ["method"]
+ * }
+ * ```
+ */
+import type { FailureRule, IdKind } from '../../model.js';
+import { EPOCH_UNITS, type EpochUnit, type TimeFormat } from './time.js';
+import { lastKey, parsePath, PathError, type Path } from './path.js';
+
+export type SpecRole = 'request' | 'terminal' | 'interim' | 'call' | 'ignore';
+const ROLES: readonly SpecRole[] = ['request', 'terminal', 'interim', 'call', 'ignore'];
+
+/** A condition on a record (and the file it came from). */
+export type Cond =
+  | { kind: 'equals'; path: Path; values: ReadonlyArray<string | number | boolean> }
+  /** `has`: present and not null; `present`: the key exists, whatever its value (null too). */
+  | { kind: 'has'; path: Path }
+  | { kind: 'present'; path: Path }
+  | { kind: 'missing'; path: Path }
+  | { kind: 'file'; glob: string; re: RegExp }
+  | { kind: 'all'; conds: readonly Cond[] }
+  | { kind: 'any'; conds: readonly Cond[] };
+
+export interface RoleRule {
+  role: SpecRole;
+  when: Cond | null;
+}
+
+export interface TimeSpec {
+  path: Path;
+  format: TimeFormat;
+}
+
+export interface DurationSpec {
+  path: Path;
+  unit: EpochUnit;
+}
+
+export interface ProfileSpec {
+  name: string;
+  channel: string;
+  ordered: boolean;
+  /** Where the records sit inside each JSON value (line or document); null: the value is the record. */
+  records: Path | null;
+  roles: readonly RoleRule[];
+  id: Path | null;
+  /** `correlation`: the safe-shape rule; `protocol`: typed ids, a string or a number (9 ≠ "9"). */
+  idKind: IdKind;
+  /** Namespaces ids by the side that sent the request (values of `path` for each side). */
+  direction: { path: Path; out: ReadonlyArray<string>; in: ReadonlyArray<string> } | null;
+  time: TimeSpec | null;
+  /** For `call` records: start and end time, or a start and a duration. */
+  start: TimeSpec | null;
+  end: TimeSpec | null;
+  duration: DurationSpec | null;
+  scope: Path | null;
+  caller: Path | null;
+  signature: ReadonlyArray<{ name: string; path: Path }>;
+  status: Path | null;
+  /** Path of an error text or object (terminals and calls). */
+  error: Path | null;
+  /** When a terminal (or a call) is a failed outcome. */
+  failure: FailureRule;
+  /** Up to two paths that name the latency group. */
+  group: readonly Path[];
+  /** The group paths as written (default group labels). */
+  groupNames: readonly string[];
+  attribution: 'caller' | 'group';
+  rowLabel: string;
+  groupLabels: string[];
+}
+
+/** A profile file that cannot be used (a usage error: exit 2). */
+export class ProfileSpecError extends Error {
+  override name = 'ProfileSpecError';
+}
+
+const KNOWN_KEYS = new Set([
+  '$schema', 'name', 'description', 'channel', 'ordered', 'records', 'role', 'roles', 'id', 'direction', 'time', 'start', 'end',
+  'duration', 'scope', 'caller', 'signature', 'status', 'failed', 'error', 'group', 'needles', 'idKind', 'attribution', 'rowLabel',
+  'groupLabels',
+]);
+
+const DEFAULT_FAILURE: FailureRule = { kind: 'status-not-in', statuses: ['ok', 'success'] };
+
+/** `failed`: {"status": [..]}, {"statusNot": [..]}, {"statusAtLeast": N}, {"error": true}, or an array (any holds). */
+function failureRule(v: unknown, field = 'failed'): FailureRule {
+  if (v === undefined || v === null) return DEFAULT_FAILURE;
+  const expected = '{"status": [..]}, {"statusNot": [..]}, {"statusAtLeast": N} or {"error": true}, or an array of these';
+  if (Array.isArray(v)) {
+    if (v.length === 0) fail(field, `a non-empty array of rules: ${expected}`, v);
+    return { kind: 'any', rules: v.map((x, i) => failureRule(x, `${field}[${i}]`)) };
+  }
+  const o = v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : null;
+  const keys = o ? Object.keys(o) : [];
+  if (!o || keys.length !== 1) fail(field, expected, v);
+  const k = keys[0]!;
+  if (k === 'status') return { kind: 'status-in', statuses: strings(o.status, `${field}.status`) };
+  if (k === 'statusNot') return { kind: 'status-not-in', statuses: strings(o.statusNot, `${field}.statusNot`) };
+  if (k === 'statusAtLeast' && typeof o.statusAtLeast === 'number' && Number.isFinite(o.statusAtLeast)) return { kind: 'status-at-least', min: o.statusAtLeast };
+  if (k === 'error' && o.error === true) return { kind: 'error-present' };
+  fail(field, expected, v);
+}
+
+function label(v: unknown, field: string, dflt: string): string {
+  if (v === undefined || v === null) return dflt;
+  if (typeof v === 'string' && /^[A-Za-z0-9_ ./-]{1,40}$/.test(v)) return v;
+  fail(field, '1–40 letters, digits, spaces or _ . / -', v);
+}
+
+function fail(field: string, expected: string, got?: unknown): never {
+  const shown = got === undefined ? '' : `, got ${describe(got)}`;
+  throw new ProfileSpecError(`profile: ${field}: expected ${expected}${shown}`);
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  const s = JSON.stringify(v) ?? typeof v;
+  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
+}
+
+function path(v: unknown, field: string): Path {
+  try {
+    return parsePath(v, field);
+  } catch (e) {
+    if (e instanceof PathError) throw new ProfileSpecError(`profile: ${e.message}`);
+    throw e;
+  }
+}
+
+function optPath(o: Record<string, unknown>, key: string): Path | null {
+  return o[key] === undefined || o[key] === null ? null : path(o[key], key);
+}
+
+function str(v: unknown, field: string, dflt: string): string {
+  if (v === undefined) return dflt;
+  if (typeof v !== 'string' || v.length === 0 || v.length > 200) fail(field, 'a non-empty string (at most 200 characters)', v);
+  return v;
+}
+
+function obj(v: unknown, field: string, expected: string): Record<string, unknown> {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(field, expected, v);
+  return v as Record<string, unknown>;
+}
+
+function globToRegExp(glob: string): RegExp {
+  const re = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]');
+  return new RegExp(`^${re}$`);
+}
+
+function cond(v: unknown, field: string): Cond {
+  if (Array.isArray(v)) {
+    if (v.length === 0) fail(field, 'a condition or a non-empty array of conditions (all must hold)', v);
+    return { kind: 'all', conds: v.map((c, i) => cond(c, `${field}[${i}]`)) };
+  }
+  const o = obj(v, field, 'a condition: {"path", "equals"}, {"has"}, {"present"}, {"missing"}, {"file"}, {"all"} or {"any"}');
+  const keys = Object.keys(o);
+  if (o.has !== undefined) {
+    if (keys.length !== 1) fail(field, '{"has": path} alone', v);
+    return { kind: 'has', path: path(o.has, `${field}.has`) };
+  }
+  if (o.present !== undefined) {
+    if (keys.length !== 1) fail(field, '{"present": path} alone', v);
+    return { kind: 'present', path: path(o.present, `${field}.present`) };
+  }
+  if (o.missing !== undefined) {
+    if (keys.length !== 1) fail(field, '{"missing": path} alone', v);
+    return { kind: 'missing', path: path(o.missing, `${field}.missing`) };
+  }
+  if (o.file !== undefined) {
+    if (keys.length !== 1) fail(field, '{"file": glob} alone', v);
+    if (typeof o.file !== 'string' || o.file === '' || o.file.includes('/')) fail(`${field}.file`, 'a file-name glob such as "*requests*.jsonl" (no directory)', o.file);
+    return { kind: 'file', glob: o.file, re: globToRegExp(o.file) };
+  }
+  if (o.all !== undefined || o.any !== undefined) {
+    const k = o.all !== undefined ? 'all' : 'any';
+    const list = o[k];
+    if (keys.length !== 1 || !Array.isArray(list) || list.length === 0) fail(`${field}.${k}`, 'a non-empty array of conditions', list);
+    return { kind: k, conds: list.map((c, i) => cond(c, `${field}.${k}[${i}]`)) };
+  }
+  if (o.path !== undefined) {
+    const eq = o.equals;
+    const values = Array.isArray(eq) ? eq : [eq];
+    if (eq === undefined || values.length === 0 || !values.every((x) => typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean'))
+      fail(`${field}.equals`, 'a string, number or boolean, or a non-empty array of them', eq);
+    const extra = keys.filter((k) => k !== 'path' && k !== 'equals');
+    if (extra.length) fail(field, `only "path" and "equals" beside each other (unknown "${extra[0]}")`);
+    return { kind: 'equals', path: path(o.path, `${field}.path`), values: values as Array<string | number | boolean> };
+  }
+  fail(field, 'a condition: {"path", "equals"}, {"has"}, {"present"}, {"missing"}, {"file"}, {"all"} or {"any"}', v);
+}
+
+function timeSpec(v: unknown, field: string): TimeSpec {
+  if (typeof v === 'string' || Array.isArray(v)) return { path: path(v, field), format: { kind: 'rfc3339' } };
+  const o = obj(v, field, 'a path, or {"path", "format": "rfc3339"|"epoch", "unit": "s"|"ms"|"us"|"ns"}');
+  const p = path(o.path, `${field}.path`);
+  const format = o.format ?? (o.unit !== undefined ? 'epoch' : 'rfc3339');
+  if (format === 'rfc3339') {
+    if (o.unit !== undefined) fail(`${field}.unit`, 'no unit with "format": "rfc3339"', o.unit);
+    return { path: p, format: { kind: 'rfc3339' } };
+  }
+  if (format !== 'epoch') fail(`${field}.format`, '"rfc3339" or "epoch"', format);
+  return { path: p, format: { kind: 'epoch', unit: unit(o.unit, `${field}.unit`, 'the epoch unit: one of') } };
+}
+
+/** A time unit: `s`, `ms`, `us` (also `µs`) or `ns`. */
+function unit(v: unknown, field: string, expected: string): EpochUnit {
+  const u = v === 'µs' || v === 'μs' ? 'us' : v;
+  if (!EPOCH_UNITS.includes(u as EpochUnit)) fail(field, `${expected} ${EPOCH_UNITS.map((x) => `"${x}"`).join(', ')}`, v);
+  return u as EpochUnit;
+}
+
+function strings(v: unknown, field: string): string[] {
+  if (!Array.isArray(v) || !v.every((s) => typeof s === 'string')) fail(field, 'an array of strings', v);
+  return v as string[];
+}
+
+/** The old single-field form `{"path", "request": [...], "terminal": [...], "interim": [...]}`. */
+function legacyRole(v: unknown): RoleRule[] {
+  const o = obj(v, 'role', 'an object {path, request, terminal, interim}');
+  const p = path(o.path, 'role.path');
+  const rules: RoleRule[] = [];
+  for (const r of ['request', 'terminal', 'interim'] as const) {
+    if (o[r] === undefined) continue;
+    const values = strings(o[r], `role.${r}`);
+    if (values.length) rules.push({ role: r, when: { kind: 'equals', path: p, values } });
+  }
+  if (!rules.some((r) => r.role === 'request') || !rules.some((r) => r.role === 'terminal'))
+    fail('role', 'at least one "request" value and one "terminal" value');
+  return rules;
+}
+
+export function parseProfileSpec(raw: unknown): ProfileSpec {
+  const o = obj(raw, '(the file)', 'a JSON object');
+  for (const k of Object.keys(o)) if (!KNOWN_KEYS.has(k)) fail(k, `a known field (${[...KNOWN_KEYS].filter((x) => x !== '$schema' && x !== 'needles').join(', ')})`);
+  if (o.needles !== undefined) fail('needles', 'no "needles": they are derived from the roles (remove the field)');
+  if (o.ordered !== undefined && typeof o.ordered !== 'boolean') fail('ordered', 'true or false', o.ordered);
+  if ((o.role === undefined) === (o.roles === undefined)) fail('roles', 'exactly one of "roles" (a list of rules) or "role" (one field\'s values)');
+  let roles: RoleRule[];
+  if (o.roles !== undefined) {
+    if (!Array.isArray(o.roles) || o.roles.length === 0) fail('roles', 'a non-empty array of {"role", "when"}', o.roles);
+    roles = o.roles.map((r, i) => {
+      const ro = obj(r, `roles[${i}]`, 'an object {"role", "when"}');
+      if (!ROLES.includes(ro.role as SpecRole)) fail(`roles[${i}].role`, ROLES.map((x) => `"${x}"`).join(', '), ro.role);
+      const extra = Object.keys(ro).filter((k) => k !== 'role' && k !== 'when');
+      if (extra.length) fail(`roles[${i}]`, `only "role" and "when" (unknown "${extra[0]}")`);
+      return { role: ro.role as SpecRole, when: ro.when === undefined ? null : cond(ro.when, `roles[${i}].when`) };
+    });
+    const has = (r: SpecRole) => roles.some((x) => x.role === r);
+    if (!has('call') && !(has('request') && has('terminal'))) fail('roles', 'a "request" and a "terminal" rule, or a "call" rule');
+  } else roles = legacyRole(o.role);
+
+  const id = optPath(o, 'id');
+  if (o.idKind !== undefined && o.idKind !== 'correlation' && o.idKind !== 'protocol')
+    fail('idKind', '"correlation" (a safe-shaped string) or "protocol" (a typed id: a string or a number, 9 ≠ "9")', o.idKind);
+  let direction: ProfileSpec['direction'] = null;
+  if (o.direction !== undefined) {
+    const d = obj(o.direction, 'direction', 'an object {"path", "out": [values], "in": [values]}');
+    const out = strings(d.out, 'direction.out');
+    const inn = strings(d.in, 'direction.in');
+    if (out.length === 0 || inn.length === 0) fail('direction', 'at least one "out" value and one "in" value');
+    if (out.some((x) => inn.includes(x))) fail('direction', 'no value in both "out" and "in"');
+    direction = { path: path(d.path, 'direction.path'), out, in: inn };
+  }
+  let duration: DurationSpec | null = null;
+  if (o.duration !== undefined) {
+    const d = obj(o.duration, 'duration', 'an object {"path", "unit": "s"|"ms"|"us"|"ns"}');
+    duration = { path: path(d.path, 'duration.path'), unit: unit(d.unit, 'duration.unit', 'one of') };
+  }
+  const group = o.group === undefined ? [] : Array.isArray(o.group) ? o.group : fail('group', 'an array of at most two paths', o.group);
+  if (group.length > 2) fail('group', 'an array of at most two paths', o.group);
+  const signature = o.signature === undefined ? [] : Array.isArray(o.signature) ? o.signature : fail('signature', 'an array of paths', o.signature);
+  const spec: ProfileSpec = {
+    name: str(o.name, 'name', 'custom'),
+    channel: str(o.channel, 'channel', 'calls'),
+    ordered: o.ordered === true,
+    records: optPath(o, 'records'),
+    roles,
+    id,
+    idKind: o.idKind === 'protocol' ? 'protocol' : 'correlation',
+    direction,
+    time: o.time === undefined || o.time === null ? null : timeSpec(o.time, 'time'),
+    start: o.start === undefined ? null : timeSpec(o.start, 'start'),
+    end: o.end === undefined ? null : timeSpec(o.end, 'end'),
+    duration,
+    scope: optPath(o, 'scope'),
+    caller: optPath(o, 'caller'),
+    signature: signature.map((p, i) => {
+      const pp = path(p, `signature[${i}]`);
+      return { name: typeof p === 'string' ? p : pp.map((s) => ('key' in s ? s.key : '[]')).join('.'), path: pp };
+    }),
+    status: optPath(o, 'status'),
+    error: optPath(o, 'error'),
+    failure: failureRule(o.failed),
+    group: group.map((p, i) => path(p, `group[${i}]`)),
+    groupNames: group.map((p) => (typeof p === 'string' ? p : 'group')),
+    attribution: 'caller',
+    rowLabel: 'caller',
+    groupLabels: [],
+  };
+  if (o.attribution !== undefined && o.attribution !== 'caller' && o.attribution !== 'group') fail('attribution', '"caller" or "group"', o.attribution);
+  if (o.attribution === 'group') {
+    if (spec.group.length === 0) fail('attribution', '"group" needs a "group" path');
+    spec.attribution = 'group';
+  }
+  const labels = o.groupLabels === undefined ? [] : strings(o.groupLabels, 'groupLabels');
+  spec.groupLabels = spec.groupNames.map((g, i) => label(labels[i], `groupLabels[${i}]`, g.length <= 40 ? g.replace(/[^A-Za-z0-9_ ./-]/g, '_') : 'group'));
+  spec.rowLabel = label(o.rowLabel, 'rowLabel', spec.attribution === 'group' ? spec.groupLabels[0]! : 'caller');
+  if (roles.some((r) => r.role === 'call') && spec.start === null && spec.time === null)
+    fail('start', 'a start time for "call" records ("start", or "time"), with "end" or "duration"');
+  if (roles.some((r) => r.role === 'call') && spec.end === null && spec.duration === null && (spec.start !== null || spec.time !== null))
+    fail('end', 'an end time ("end") or a "duration" for "call" records');
+  return spec;
+}
+
+/**
+ * The strings (keys or values) every record a rule matches must contain, or null when a rule can
+ * match without any (a file rule, a rule with no condition, a `missing` or non-string condition).
+ */
+function condMarkers(c: Cond | null): string[] | null {
+  if (c === null) return null;
+  switch (c.kind) {
+    case 'equals':
+      return c.values.every((v) => typeof v === 'string') ? (c.values as string[]) : lastKey(c.path) !== null ? [lastKey(c.path)!] : null;
+    case 'has':
+    case 'present': {
+      const k = lastKey(c.path);
+      return k === null ? null : [k];
+    }
+    case 'missing':
+    case 'file':
+      return null;
+    case 'all': {
+      // Any one condition's markers must all be present: take the first that gives some.
+      for (const x of c.conds) {
+        const m = condMarkers(x);
+        if (m) return m;
+      }
+      return null;
+    }
+    case 'any': {
+      const out: string[] = [];
+      for (const x of c.conds) {
+        const m = condMarkers(x);
+        if (!m) return null;
+        out.push(...m);
+      }
+      return out;
+    }
+  }
+}
+
+/** The markers from which needles are derived (lang/needles.ts); null: every line is parsed. */
+export function specMarkers(spec: ProfileSpec): string[] | null {
+  if (spec.records !== null) {
+    const first = spec.records[0]!;
+    if ('key' in first) return [first.key];
+  }
+  const out: string[] = [];
+  for (const r of spec.roles) {
+    if (r.role === 'ignore') continue;
+    const m = condMarkers(r.when);
+    if (m === null) return null;
+    out.push(...m);
+  }
+  return [...new Set(out)];
+}

@@ -1,0 +1,109 @@
+/**
+ * Times as captures write them (docs/profiles.md, "Times"):
+ * - RFC 3339 with a zone (`2026-08-05T15:23:15.602Z`, `…+02:00`), 0–9 fraction digits;
+ * - the same without a zone (Python's naive `isoformat()`: `2025-10-23T22:20:24.203201`), read as
+ *   UTC and flagged `naive` so the report can say so once;
+ * - epoch seconds, milliseconds, microseconds or nanoseconds, as JSON numbers or numeric strings
+ *   (OTel writes `"1700000000123456789"`), with the unit stated, never guessed — except by
+ *   `guessEpochUnit`, which built-in profiles use for wrapper times of known magnitude.
+ *
+ * Results are fractional milliseconds since the Unix epoch. Nanosecond strings are split into
+ * whole milliseconds and a remainder, so differences of nanosecond times keep microsecond
+ * precision (a double holds ~15.9 significant digits; 1.7e18 ns does not fit exactly).
+ */
+
+export type EpochUnit = 's' | 'ms' | 'us' | 'ns';
+export const EPOCH_UNITS: readonly EpochUnit[] = ['s', 'ms', 'us', 'ns'];
+
+/** How a time field is read: `rfc3339` (zone optional), or epoch numbers in one unit. */
+export type TimeFormat = { kind: 'rfc3339' } | { kind: 'epoch'; unit: EpochUnit };
+
+export interface ParsedTime {
+  /** Milliseconds since the epoch (fractional). */
+  ms: number;
+  /** An RFC 3339 time without a zone, read as UTC. */
+  naive: boolean;
+}
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?([Zz]|[+-]\d{2}:?\d{2})?$/;
+
+/** RFC 3339 / ISO 8601 date-time, zone optional. */
+export function parseRfc3339(v: unknown): ParsedTime | null {
+  if (typeof v !== 'string' || v.length > 40) return null;
+  const m = RFC3339.exec(v);
+  if (!m) return null;
+  const mo = +m[2]!;
+  const d = +m[3]!;
+  const h = +m[4]!;
+  const mi = +m[5]!;
+  const s = +m[6]!;
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return null;
+  const ms = Date.UTC(+m[1]!, mo - 1, d, h, mi, s);
+  if (Number.isNaN(ms)) return null;
+  const frac = m[7] ? Number(`0.${m[7]}`) * 1000 : 0;
+  const z = m[8];
+  let off = 0;
+  if (z !== undefined && z !== 'Z' && z !== 'z') {
+    const sign = z[0] === '-' ? -1 : 1;
+    const digits = z.slice(1).replace(':', '');
+    off = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4))) * 60_000;
+  }
+  return { ms: ms + frac - off, naive: z === undefined };
+}
+
+const NUMERIC = /^-?\d{1,25}(?:\.\d{1,12})?$/;
+const FACTOR: Record<EpochUnit, number> = { s: 1000, ms: 1, us: 1e-3, ns: 1e-6 };
+
+/** Epoch time in `unit`, from a finite number or a numeric string; null otherwise. */
+export function parseEpoch(v: unknown, unit: EpochUnit): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? v * FACTOR[unit] : null;
+  if (typeof v !== 'string' || !NUMERIC.test(v)) return null;
+  const neg = v.startsWith('-');
+  const body = neg ? v.slice(1) : v;
+  const dot = body.indexOf('.');
+  const int = dot === -1 ? body : body.slice(0, dot);
+  const frac = dot === -1 ? '' : body.slice(dot);
+  let ms: number;
+  if ((unit === 'ns' || unit === 'us') && int.length > 9) {
+    // Whole milliseconds from the leading digits, the rest as a fraction: exact to the sub-µs.
+    const cut = unit === 'ns' ? 6 : 3;
+    const head = int.slice(0, int.length - cut);
+    const tail = int.slice(int.length - cut) + frac;
+    ms = Number(head) + Number(tail) / (unit === 'ns' ? 1e6 : 1e3);
+  } else {
+    ms = Number(body) * FACTOR[unit];
+  }
+  if (!Number.isFinite(ms)) return null;
+  return neg ? -ms : ms;
+}
+
+export function parseTimeAs(v: unknown, format: TimeFormat): ParsedTime | null {
+  if (format.kind === 'rfc3339') return parseRfc3339(v);
+  const ms = parseEpoch(v, format.unit);
+  return ms === null ? null : { ms, naive: false };
+}
+
+/**
+ * The unit of an epoch number by its magnitude (times after 2001 and before 2286): for wrapper
+ * times written by tools whose unit is not declared. Null when the value fits no unit.
+ */
+export function guessEpochUnit(v: number): EpochUnit | null {
+  const a = Math.abs(v);
+  if (a >= 1e9 && a < 1e10) return 's';
+  if (a >= 1e12 && a < 1e13) return 'ms';
+  if (a >= 1e15 && a < 1e16) return 'us';
+  if (a >= 1e18 && a < 1e19) return 'ns';
+  return null;
+}
+
+/** RFC 3339 (zone optional), or an epoch number/numeric string whose unit its magnitude gives. */
+export function parseTimeLoose(v: unknown): ParsedTime | null {
+  const r = parseRfc3339(v);
+  if (r) return r;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && NUMERIC.test(v) ? Number(v) : NaN;
+  if (!Number.isFinite(n)) return null;
+  const unit = guessEpochUnit(n);
+  if (!unit) return null;
+  const ms = parseEpoch(v, unit);
+  return ms === null ? null : { ms, naive: false };
+}

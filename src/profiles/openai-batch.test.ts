@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../analyze.js';
+import { isFailed, type PairRecord } from '../model.js';
+import { BATCH_CHANNEL } from './openai-batch.js';
+import { ledgerViolations } from '../report/report.js';
+import { fixture, tmpDir, writeCapture } from '../../test/helpers.js';
+
+const input = (id: string, model = 'gpt-4o-mini') => ({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { model, messages: [] } });
+const output = (id: string, extra: object = {}) => ({
+  id: `batch_req_${id}`,
+  custom_id: id,
+  response: { status_code: 200, request_id: `req_${id}`, body: { model: 'gpt-4o-mini-2024-07-18', usage: { prompt_tokens: 20, completion_tokens: 9, total_tokens: 29 } } },
+  error: null,
+  ...extra,
+});
+
+describe('openai-batch profile', () => {
+  it('acceptance: the guide\'s 2 requests and their results in the other order pair by custom_id, no crossed pairs', async () => {
+    const pairs: PairRecord[] = [];
+    // The directory order reads batch_output.jsonl before batchinput.jsonl.
+    const r = await analyze({ inputs: [fixture('real/openai-batch')], onPair: (p) => pairs.push(p) });
+    expect(r.inputs.map((i) => [i.path.split('/').pop(), i.profile])).toEqual([
+      ['batch_output.jsonl', 'openai-batch'],
+      ['batchinput.jsonl', 'openai-batch'],
+    ]);
+    const ch = r.channels.find((c) => c.channel === 'openai-batch')!;
+    expect(ch).toMatchObject({ requests: 2, terminals: 2, orphanRequests: 0, orphanResponses: 0 });
+    expect(ch.pairs.byMethod).toEqual({ id: 2, signature: 0, fifo: 0 });
+    expect(ch.pairs.byConfidence.exact).toBe(2);
+    expect(ch.crossed).toMatchObject({ comparable: 0, fifo: 0, signature: 0 });
+    expect(r.findingCounts.CROSSED_PAIR).toBeUndefined();
+    expect(pairs.map((p) => [p.request.id, p.request.attrs.provider, p.request.attrs.model, p.terminal.attrs.usage?.inputTokens])).toEqual([
+      ['request-2', '/v1/chat/completions', 'gpt-3.5-turbo-0125', 22],
+      ['request-1', '/v1/chat/completions', 'gpt-3.5-turbo-0125', 20],
+    ]);
+    expect(r.notes.join(' ')).toContain('arbitrary by contract');
+    expect(ledgerViolations(r)).toEqual([]);
+  });
+
+  it('reversed output in one file after the input: still no crossed pairs (order is arbitrary by contract)', async () => {
+    const r = await analyze({ inputs: [writeCapture([input('a'), input('b'), input('c'), output('c'), output('a'), output('b')])] });
+    const ch = r.channels.find((c) => c.channel === 'openai-batch')!;
+    expect(ch.pairs.byMethod.id).toBe(3);
+    expect(r.findingCounts.CROSSED_PAIR).toBeUndefined();
+  });
+
+  it('failed on error or status_code ≥ 400; repeated custom_id is DUPLICATE_ID; unanswered requests are orphans', async () => {
+    const pairs: PairRecord[] = [];
+    const dir = tmpDir();
+    const inFile = writeCapture([input('a'), input('b'), input('b'), input('c'), input('d')], 'in.jsonl', dir);
+    const outFile = writeCapture(
+      [
+        output('a', { response: { status_code: 400, request_id: 'r', body: { error: { message: 'bad model' } } } }),
+        output('b', { response: null, error: { code: 'batch_expired', message: 'This request could not be executed before the completion window expired.' } }),
+        output('c'),
+      ],
+      'out.jsonl',
+      dir,
+    );
+    const r = await analyze({ inputs: [inFile, outFile], profile: 'openai-batch', onPair: (p) => pairs.push(p) });
+    expect(pairs.map((p) => [p.request.id, p.terminal.attrs.status, p.terminal.attrs.error])).toEqual([
+      ['a', '400', 'HTTP 400: bad model'],
+      ['b', null, 'batch_expired: This request could not be executed before the completion window expired.'],
+      ['c', '200', null],
+    ]);
+    expect(r.findingCounts.DUPLICATE_ID).toBe(1);
+    const ch = r.channels[0]!;
+    expect(ch.orphanRequests).toBe(2); // the second "b" and "d"
+    expect(r.records['openai-batch']).toMatchObject({ requests: 5, results: 3, failed: 2 });
+    // The channel's failure rule (error set, or status ≥ 400) is what the report counts.
+    expect(pairs.map((p) => isFailed(BATCH_CHANNEL, p.terminal.attrs))).toEqual([true, true, false]);
+  });
+});

@@ -1,0 +1,59 @@
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixture, runCli, tmpDir } from './helpers.js';
+import { sarifValidator } from './sarif-validator.js';
+
+describe('nothing matched never passes quietly', () => {
+  it('an empty directory: NO_CALL_EVENTS, exit 1; 0 with --allow-empty', async () => {
+    const dir = path.join(tmpDir(), 'empty');
+    mkdirSync(dir);
+    const r = await runCli(['analyze', '--format', 'json', dir]);
+    expect(r.code).toBe(1);
+    const rep = JSON.parse(r.stdout);
+    expect(rep.findings[0]).toMatchObject({ code: 'NO_CALL_EVENTS', severity: 'error', data: { reason: 'no-inputs', inputs: 0 } });
+    expect(rep.findings[0].message).toContain('no input file was found');
+    const ok = await runCli(['analyze', '--allow-empty', dir]);
+    expect(ok.code).toBe(0);
+  });
+
+  it('a CSV file: the file is named, the run fails; 0 with --allow-empty', async () => {
+    const csv = path.join(tmpDir(), 'calls.csv');
+    writeFileSync(csv, 'id,method,latency\n1,tools/call,12\n');
+    const r = await runCli(['analyze', csv]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('NO_CALL_EVENTS');
+    expect(r.stdout).toContain(`${csv}: none of its 2 records matched a profile, treated as a non-capture`);
+    expect((await runCli(['analyze', '--allow-empty', csv])).code).toBe(0);
+    // A finding without a location is still valid SARIF.
+    const sarif = await runCli(['analyze', '-f', 'sarif', csv]);
+    const validate = sarifValidator();
+    expect(validate(JSON.parse(sarif.stdout)), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('a profile that matches nothing: exit 1, naming the profile; 0 with --allow-empty', async () => {
+    const r = await runCli(['analyze', '--format', 'json', '--profile', 'jsonrpc', fixture('custom/http-log.jsonl')]);
+    expect(r.code).toBe(1);
+    const rep = JSON.parse(r.stdout);
+    const codes = rep.findings.map((f: { code: string }) => f.code);
+    expect(codes).toEqual(['NO_CALL_EVENTS', 'UNMATCHED_INPUT']);
+    expect(rep.findings[0].message).toBe('no call events: none of the 8 records in 1 input(s) matched profile jsonrpc (use --allow-empty if that is expected)');
+    expect((await runCli(['analyze', '--allow-empty', '--profile', 'jsonrpc', fixture('custom/http-log.jsonl')])).code).toBe(0);
+  });
+
+  it('a directory with its profile file and a README: says which files were not read as captures', async () => {
+    const dir = tmpDir();
+    copyFileSync(fixture('custom/http-log.jsonl'), path.join(dir, 'http-log.jsonl'));
+    copyFileSync(fixture('custom/http-profile.json'), path.join(dir, 'http-profile.json'));
+    writeFileSync(path.join(dir, 'README.md'), '# notes\n');
+    writeFileSync(path.join(dir, 'schema.json'), '{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"}\n');
+    const r = await runCli(['analyze', '--format', 'json', '--profile', path.join(dir, 'http-profile.json'), dir]);
+    expect(r.code).toBe(0);
+    const rep = JSON.parse(r.stdout);
+    expect(rep.inputs.map((i: { path: string }) => path.basename(i.path))).toEqual(['http-log.jsonl', 'schema.json']);
+    expect(rep.notes).toContain(`Not read as a capture: ${path.join(dir, 'http-profile.json')} (the profile file).`);
+    expect(rep.notes).toContain(`Not read as captures (not named *.jsonl, *.ndjson or *.json, optionally .gz): ${path.join(dir, 'README.md')}.`);
+    const unmatched = rep.findings.filter((f: { code: string }) => f.code === 'UNMATCHED_INPUT');
+    expect(unmatched.map((f: { data: { path: string } }) => path.basename(f.data.path))).toEqual(['schema.json']);
+  });
+});

@@ -20,20 +20,24 @@
 import { openSync, writeSync, closeSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
+const SHAPES = ['mix', 'line-heavy', 'raw-heavy'];
+
 function args() {
-  const a = { size: 300, seed: 1, out: null };
+  const a = { size: 300, seed: 1, out: null, shape: 'mix' };
   const v = process.argv.slice(2);
   for (let i = 0; i < v.length; i++) {
     if (v[i] === '--size') a.size = Number(v[++i]);
     else if (v[i] === '--seed') a.seed = Number(v[++i]);
     else if (v[i] === '--out') a.out = v[++i];
+    else if (v[i] === '--shape') a.shape = v[++i];
     else if (v[i] === '-h' || v[i] === '--help') {
-      console.log('usage: generate.mjs --size MB [--seed N] [--out FILE]');
+      console.log(`usage: generate.mjs --size MB [--seed N] [--shape ${SHAPES.join('|')}] [--out FILE]`);
       process.exit(0);
     } else throw new Error(`unknown argument ${v[i]}`);
   }
   if (!(a.size > 0)) throw new Error('--size must be a positive number of MB');
-  if (!a.out) a.out = `bench/out/capture-${a.size}mb-s${a.seed}.jsonl`;
+  if (!SHAPES.includes(a.shape)) throw new Error(`--shape must be one of ${SHAPES.join(', ')}`);
+  if (!a.out) a.out = `bench/out/${a.shape === 'mix' ? 'capture' : a.shape}-${a.size}mb-s${a.seed}.jsonl`;
   return a;
 }
 
@@ -51,6 +55,17 @@ function prng(seed) {
 
 const opt = args();
 const rnd = prng(opt.seed);
+/**
+ * Shapes (issue 13): `mix` (the default above: ~14 kB lines on average); `line-heavy` (~400 B
+ * lines: raw capture off, the answer streamed as short `content_block:delta` lines, short tool
+ * outputs); `raw-heavy` (a quarter of llm:request lines carry a 5–200 kB `data.raw`, content
+ * blocks and tool outputs of 2–10 kB).
+ */
+const SHAPE = {
+  mix: { raw: true, deltas: null, content: [2000, 200000], tool: [2000, 200000] },
+  'line-heavy': { raw: false, deltas: [4, 40], content: null, tool: [60, 600] },
+  'raw-heavy': { raw: true, deltas: null, content: [2000, 10000], tool: [2000, 10000] },
+}[opt.shape];
 const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1));
 const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
 const chance = (p) => rnd() < p;
@@ -190,7 +205,7 @@ function session() {
         thinking_enabled: true,
         thinking_budget: 16000,
       };
-      const withRaw = chance(0.25);
+      const withRaw = SHAPE.raw && chance(0.25);
       if (withRaw && !flat) reqData.raw = rawPayload(logSize(5000, 200000), model);
       emit('llm:request', { request_id: call.id, data: reqData });
       if (flat && withRaw) emit('llm:request:raw', { data: { provider: main.provider, raw: rawPayload(logSize(5000, 200000), model) } });
@@ -217,8 +232,15 @@ function session() {
 
       // Streaming content of the answer: the bulk.
       emit('content_block:start', { data: { block_type: 'thinking', index: 0 } });
-      if (chance(0.5)) emit('thinking:final', { data: { text: bulk(logSize(2000, 200000)) } });
-      emit('content_block:end', { data: { block_index: 0, total_blocks: 2, block: { type: 'text', text: bulk(logSize(2000, 200000)) } } });
+      if (SHAPE.deltas) {
+        // Line-heavy: the answer streamed as many short deltas, blocks closed without their text.
+        const n = int(SHAPE.deltas[0], SHAPE.deltas[1]);
+        for (let d = 0; d < n; d++) emit('content_block:delta', { data: { index: d & 1, delta: { type: 'text_delta', text: bulk(int(20, 240)) } } });
+        emit('content_block:end', { data: { block_index: 0, total_blocks: 2 } });
+      } else {
+        if (chance(0.5)) emit('thinking:final', { data: { text: bulk(logSize(SHAPE.content[0], SHAPE.content[1])) } });
+        emit('content_block:end', { data: { block_index: 0, total_blocks: 2, block: { type: 'text', text: bulk(logSize(SHAPE.content[0], SHAPE.content[1])) } } });
+      }
       if (chance(0.01)) {
         // A tool output that quotes log lines: a needle inside a content string.
         emit('tool:post', { data: { tool_name: 'grep', result: { output: `{"event": "llm:request", "x": 1}\n` + bulk(logSize(2000, 20000)) } } });
@@ -246,7 +268,7 @@ function session() {
         const tool = pick(['read_file', 'bash', 'grep', 'edit_file', 'web_fetch']);
         emit('tool:pre', { data: { tool_name: tool, tool_input: { path: `/work/src/${hex(6)}.ts` } } });
         tick(int(10, 3000));
-        emit('tool:post', { data: { tool_name: tool, result: { success: true, output: bulk(logSize(2000, 200000)) } } });
+        emit('tool:post', { data: { tool_name: tool, result: { success: true, output: bulk(logSize(SHAPE.tool[0], SHAPE.tool[1])) } } });
       }
     }
     emit('prompt:complete', { data: { response_len: int(10, 9000) } });

@@ -14,8 +14,9 @@ import { InputUsageError, resolveSources, type Source, type SourceRole, type Wal
 import { readSource } from './input/read.js';
 import { fileContains } from './input/sniff.js';
 import { WorkerPool } from './input/parallel.js';
-import { combinedKeep, keepFunction } from './profiles/keep.js';
+import { combinedKeep, keepFunction, keepFunctions, profileKeeps } from './profiles/keep.js';
 import type { LineSink } from './input/lines.js';
+import { combineRules, type ClassifyRule } from './input/classify.js';
 import { channelSpecs, resolveProfiles, type Profile } from './profiles/index.js';
 import type { ProfileContext, RecordHandler, RecordOutcome } from './profiles/types.js';
 import { VERSION } from './version.js';
@@ -356,9 +357,13 @@ async function readOne(
   const progressIndex = position.index;
   const progressTotal = position.total;
   const handlers: Array<{ name: string; h: RecordHandler }> = [];
+  const rules: Array<{ profile: string; rule: ClassifyRule | undefined }> = [];
   for (const p of profiles) {
     const h = p.open(source, ctx);
-    if (h) handlers.push({ name: p.name, h });
+    if (h) {
+      handlers.push({ name: p.name, h });
+      rules.push({ profile: p.name, rule: p.classify?.[source.role] });
+    }
   }
   if (handlers.length === 0 && source.role !== 'capture') {
     // Caller and upstream logs are read first, so this stops the run before anything is reported.
@@ -404,7 +409,7 @@ async function readOne(
     },
   };
 
-  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain, progress: opts.onProgress && ((bytes) => opts.onProgress!({ path, index: progressIndex, inputs: progressTotal, bytes })), pool, keep: keepFunction(combinedKeep(profiles)) });
+  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain, progress: opts.onProgress && ((bytes) => opts.onProgress!({ path, index: progressIndex, inputs: progressTotal, bytes })), pool, keep: keepFunction(combinedKeep(profiles)), classify: combineRules(rules), keeps: keepFunctions(profileKeeps(profiles)) });
   for (const { h } of handlers) h.end?.();
   if (r.error) {
     collector.add(
@@ -438,7 +443,9 @@ function makePool(opts: AnalyzeOptions, needles: readonly Buffer[], profiles: re
   // This thread frames lines and takes a share of the batches too: jobs - 1 workers.
   return new WorkerPool(jobs - 1, {
     keep: combinedKeep(profiles),
+    keeps: profileKeeps(profiles),
     needles: needles.map((n) => n.toString('latin1')),
     validateAll: opts.validateAll ?? false,
+    maxLineBytes: opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
   });
 }

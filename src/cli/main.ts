@@ -1,21 +1,27 @@
 #!/usr/bin/env node
 /**
  * The thin CLI: yargs commands → library calls, exit code, TTY/colour policy. Only this folder
- * touches `process`.
+ * touches `process`. `--version` is answered before anything else is loaded; the command tree
+ * (yargs, the library, the formatters) is loaded only when a command runs — in the bundle
+ * (scripts/bundle.mjs) it is a chunk of its own.
  */
-import { hideBin } from 'yargs/helpers';
-import { buildCli } from './commands.js';
-import { diag, installPipeGuards } from './io.js';
-import { STDIN_TOKEN } from './options.js';
+import { VERSION } from '../version.js';
 
-installPipeGuards();
-// yargs drops a lone `-` (stdin) positional: it travels as STDIN_TOKEN and is mapped back in options.ts.
-try {
-  await buildCli(hideBin(process.argv).map((a) => (a === '-' ? STDIN_TOKEN : a))).parseAsync();
-} catch (e) {
-  // An unexpected error (a bug): its message and stack may echo capture or argument text, so it
-  // reaches stderr through the one safe-text choke point like every other message. Exit code 1,
-  // as Node gives an uncaught error.
-  diag(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-  process.exitCode = 1;
+const args = process.argv.slice(2);
+if (args.length === 1 && args[0] === '--version') {
+  process.stdout.write(`${VERSION}\n`);
+} else {
+  // Loaded only when needed: `--version` (and start-up in general) stays quick (docs/performance.md).
+  const [{ buildCli }, { diag, installPipeGuards }, { STDIN_TOKEN }] = await Promise.all([import('./commands.js'), import('./io.js'), import('./options.js')]);
+  installPipeGuards();
+  // yargs drops a lone `-` (stdin) positional: it travels as STDIN_TOKEN and is mapped back in options.ts.
+  try {
+    await buildCli(args.map((a) => (a === '-' ? STDIN_TOKEN : a))).parseAsync();
+  } catch (e) {
+    // An unexpected error (a bug): its message and stack may echo capture or argument text, so it
+    // reaches stderr through the one safe-text choke point like every other message. Exit code 1,
+    // as Node gives an uncaught error.
+    diag(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    process.exitCode = 1;
+  }
 }

@@ -9,11 +9,15 @@ import { profileNames, UnknownProfileError } from '../profiles/index.js';
 import { InputUsageError } from '../input/sources.js';
 import { debugStack, diag, EXIT_USAGE, oneLine } from './io.js';
 import { OutputError } from './outputs.js';
+import { ReaderWorkerError } from '../input/parallel.js';
 
 /**
- * `--jobs` default: 1. Measured on the 2-core machine this project runs on, worker threads make a
- * run slower (1.56 s vs 1.37 s on 300 MB, docs/performance.md) and hold more memory, so they
- * are opt-in (`--jobs N`, at most the cores) until a machine shows a gain.
+ * `--jobs` default: 1. Parallel reading hands whole lines to workers without copying them
+ * (docs/performance.md), but on the 2-core machine this project is measured on, shared with other
+ * work, no shape showed a gain that held from run to run: the main thread's serial part (profiles,
+ * pairing, applying results in order) bounds two threads to well under 2×, and with the cores
+ * already busy a second thread only adds CPU time. So workers stay opt-in (`--jobs N`, at most the
+ * cores) until a machine shows a gain.
  */
 export const DEFAULT_JOBS = 1;
 /** The most threads `--jobs` uses: the cores, at most 4. */
@@ -91,7 +95,7 @@ export async function guarded(body: () => Promise<void>): Promise<void> {
   try {
     await body();
   } catch (e) {
-    if (e instanceof InputUsageError || e instanceof UnknownProfileError || e instanceof OutputError) {
+    if (e instanceof InputUsageError || e instanceof UnknownProfileError || e instanceof OutputError || e instanceof ReaderWorkerError) {
       // A usage message quotes what the user typed: always one line, anything unsafe escaped.
       diag(oneLine(e.message));
       process.exitCode = EXIT_USAGE;

@@ -1,55 +1,109 @@
 /**
- * Evaluating one batch of framed lines (parallel reading): in a worker, or in the main thread when
- * the workers are busy. The needle test, decode and JSON.parse (with the profiles' `keep`), and a
- * SHA-256 of each record's bytes, so every record of a file reaches the profiles the same way.
+ * Evaluating one batch of whole lines (parallel reading), in a worker or in the main thread: the
+ * same LineReader as `--jobs 1` (CR, blank, oversized, classification or needles, JSON.parse with
+ * `keep`), with line numbers counted from 1 within the batch, and a SHA-256 of each record's bytes
+ * (so every record of a file reaches the profiles the same way, whoever read it).
  */
 import { createHash } from 'node:crypto';
-import { LineEvaluator, type LineSink } from './lines.js';
-import { OP_LINE, OP_OVERSIZED, OP_SIZE, type BatchIn, type BatchOut } from './parallel-protocol.js';
+import { LineReader, type LineSink } from './lines.js';
+import type { SourceRule } from './classify.js';
+import type { BatchIn, BatchOut } from './parallel-protocol.js';
+
+/**
+ * Values nested deeper than this are not sent from a worker: V8's structured clone recurses, and
+ * the main thread's deserializer overflows its stack at a few thousand levels (a `messageerror`,
+ * not an exception the worker sees). Each level takes at least 2 bytes, so only lines of
+ * 2 × MAX_SEND_DEPTH bytes or more are walked.
+ */
+export const MAX_SEND_DEPTH = 1000;
+
+/** Whether `v` nests deeper than `max` (iterative). */
+export function deeperThan(v: unknown, max: number): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  const stack: unknown[] = [v];
+  const depth: number[] = [1];
+  while (stack.length) {
+    const x = stack.pop() as object;
+    const d = depth.pop()!;
+    if (d > max) return true;
+    const kids = Array.isArray(x) ? x : Object.values(x);
+    for (const k of kids) {
+      if (k !== null && typeof k === 'object') {
+        stack.push(k);
+        depth.push(d + 1);
+      }
+    }
+  }
+  return false;
+}
+
+export interface BatchOptions {
+  needles: readonly Buffer[];
+  validateAll: boolean;
+  maxLineBytes: number;
+  keep: ((value: unknown) => unknown) | null;
+  keeps?: ReadonlyMap<string, (value: unknown) => unknown> | null;
+  /** In a worker: flag batches whose values cannot be sent (see MAX_SEND_DEPTH). */
+  checkDepth?: boolean;
+}
 
 export class BatchEvaluator {
   private items: unknown[] = [];
-  private readonly ledger = { parsed: 0, unparsed: 0, malformed: 0 };
-  private readonly evaluator: LineEvaluator;
+  /** In a worker: a record of the current batch nests too deep to be sent. */
+  tooDeep = false;
+  private readonly sink: LineSink;
+  private readonly rules = new Map<string, SourceRule[] | null>();
 
-  constructor(needles: readonly Buffer[], validateAll: boolean, keep: ((value: unknown) => unknown) | null) {
-    const sink: LineSink = {
+  constructor(private readonly opts: BatchOptions) {
+    const checkDepth = opts.checkDepth ?? false;
+    this.sink = {
       record: (value, line, raw) => {
+        if (checkDepth && raw!.length >= 2 * MAX_SEND_DEPTH && deeperThan(value, MAX_SEND_DEPTH)) this.tooDeep = true;
         this.items.push(line, value, createHash('sha256').update(raw!).digest('base64'));
       },
       malformed: (line, reason, bytes) => {
         this.items.push(-line, reason, bytes);
       },
-      oversized() {
-        // Framing (and so oversized lines) is the main thread's.
+      oversized: (line, bytes) => {
+        this.items.push(0, line, bytes);
       },
     };
-    this.evaluator = new LineEvaluator(needles, validateAll, sink, this.ledger, keep);
   }
 
-  run(m: BatchIn): BatchOut {
-    this.items = [];
-    const items = this.items;
-    const ledger = this.ledger;
-    ledger.parsed = ledger.unparsed = ledger.malformed = 0;
-    const bufs = m.bufs.map((u) => Buffer.from(u.buffer, u.byteOffset, u.byteLength));
-    const ops = m.ops;
-    let cur = -1;
-    for (let i = 0; i < ops.length; i += OP_SIZE) {
-      const kind = ops[i]!;
-      if (kind === OP_OVERSIZED) {
-        items.push(0, ops[i + 4]!, ops[i + 5]!);
-        continue;
-      }
-      if (kind !== OP_LINE) continue;
-      const b = ops[i + 1]!;
-      if (b !== cur) {
-        cur = b;
-        this.evaluator.newChunk();
-      }
-      const flags = ops[i + 6]!;
-      this.evaluator.line(bufs[b]!, ops[i + 2]!, ops[i + 3]!, ops[i + 4]!, (flags & 1) !== 0, (flags & 2) !== 0, ops[i + 5]!);
+  private rulesFor(classify: string): SourceRule[] | null {
+    let r = this.rules.get(classify);
+    if (r === undefined) {
+      r = JSON.parse(classify) as SourceRule[] | null;
+      this.rules.set(classify, r);
     }
-    return { seq: m.seq, bufs: m.bufs, items, parsed: ledger.parsed, unparsed: ledger.unparsed, malformed: ledger.malformed };
+    return r;
+  }
+
+  /** `final`: the batch's last line has no newline (the end of the input). */
+  run(m: BatchIn, final = false): BatchOut {
+    this.items = [];
+    this.tooDeep = false;
+    const o = this.opts;
+    const reader = new LineReader({
+      needles: o.needles,
+      maxLineBytes: o.maxLineBytes,
+      validateAll: o.validateAll,
+      sink: this.sink,
+      keep: o.keep,
+      keeps: o.keeps ?? null,
+      classify: this.rulesFor(m.classify),
+      bom: false,
+    });
+    const buf = Buffer.from(m.buf.buffer, m.buf.byteOffset, m.buf.byteLength);
+    // Every line of the batch ends with a newline (but a final one): nothing is held back.
+    reader.push(buf.subarray(m.start, m.end));
+    if (final) reader.end();
+    const l = reader.ledger;
+    return {
+      seq: m.seq,
+      buf: m.buf,
+      items: this.items,
+      ledger: { lines: l.lines, blank: l.blank, malformed: l.malformed, oversized: l.oversized, parsed: l.parsed, unparsed: l.unparsed },
+    };
   }
 }

@@ -5,31 +5,43 @@ import type { KeepSpec } from '../profiles/keep.js';
 export interface WorkerInit {
   /** What the profiles read (plain data): the worker prunes values with it, building no profile. */
   keep: KeepSpec | null;
+  /** Each profile's own spec, by name: a line the first handler's classify rule claims is pruned by it. */
+  keeps: Record<string, KeepSpec>;
   needles: string[];
   validateAll: boolean;
-}
-
-/** One op is OP_SIZE numbers: kind, buffer index, start, end, line, bytes, flags (1 in chunk, 2 terminated). */
-export const OP_SIZE = 7;
-export const OP_LINE = 1;
-export const OP_OVERSIZED = 2;
-
-export interface BatchIn {
-  seq: number;
-  bufs: Uint8Array[];
-  ops: Float64Array;
+  maxLineBytes: number;
 }
 
 /**
- * `items` in line order, three entries each: `line, value, digest` (a record), `-line, reason,
- * bytes` (a malformed line), `0, line, bytes` (an oversized line).
+ * A run of whole lines: `buf[start..end)`, every line ending with a newline. The buffer is
+ * transferred (a file's read buffer: no copy) and handed back with the answer for reuse.
+ */
+export interface BatchIn {
+  seq: number;
+  /** The source's classify rules as JSON (`null`: needles only). */
+  classify: string;
+  buf: Uint8Array;
+  start: number;
+  end: number;
+}
+
+/**
+ * `items` in line order, three entries each, line numbers counted from 1 within the batch:
+ * `line, value, digest` (a record), `-line, reason, bytes` (a malformed line), `0, line, bytes`
+ * (an oversized line). `ledger`: the batch's counts.
  */
 export interface BatchOut {
   seq: number;
-  /** The batch's buffers, handed back for reuse. */
-  bufs: Uint8Array[];
+  /** The batch's buffer, handed back for reuse. */
+  buf: Uint8Array;
   items: unknown[];
-  parsed: number;
-  unparsed: number;
-  malformed: number;
+  ledger: { lines: number; blank: number; malformed: number; oversized: number; parsed: number; unparsed: number };
+  /**
+   * Set when the worker could not send this batch's values (nested deeper than a structured clone
+   * survives): the buffer comes back as it was sent, and the main thread evaluates the batch
+   * itself, so the report is the one `--jobs 1` gives.
+   */
+  redo?: { start: number; end: number };
+  /** Set when the worker failed on this batch: the run ends with this message. */
+  fault?: string;
 }

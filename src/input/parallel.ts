@@ -1,18 +1,26 @@
 /**
- * Parallel reading (`--jobs N`): this thread frames lines exactly as the single-threaded reader
- * does (the same LineReader: BOM, CRLF, blank, oversized, chunk-spanning lines, line numbers) and
- * hands the non-blank lines, in batches, to worker threads that test the needles, decode and
- * JSON.parse. Results are applied strictly in batch order, so the profiles and the pairing see the
- * same records, in the same order, with the same line numbers as with `--jobs 1`: same report,
- * byte for byte.
+ * Parallel reading (`--jobs N`): each chunk read is cut at its first and last newline. The whole
+ * lines between go, as they are, to a worker (a file's read buffer is transferred, not copied: no
+ * line offsets, no byte copies), which frames and evaluates them with the same LineReader as
+ * `--jobs 1` (CR, blank, oversized, classification, JSON.parse with `keep`), numbering lines from
+ * 1. This thread joins the line cut between two chunks (and skips one that grows too long), and
+ * evaluates a batch itself when every worker is busy. Results are applied strictly in order, line
+ * numbers offset by the lines before them, so the profiles and the pairing see the same records,
+ * in the same order, with the same line numbers as with `--jobs 1`: same report, byte for byte.
  */
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { LineReader, type LineLedger, type LineSink } from './lines.js';
-import { OP_LINE, OP_OVERSIZED, OP_SIZE, type BatchIn, type BatchOut, type WorkerInit } from './parallel-protocol.js';
+import type { LineLedger, LineSink } from './lines.js';
+import type { BatchIn, BatchOut, WorkerInit } from './parallel-protocol.js';
 import { BatchEvaluator } from './batch.js';
+import type { SourceRule } from './classify.js';
 
 export type { WorkerInit } from './parallel-protocol.js';
+
+/** A reader worker failed (crashed, or sent what cannot be read): the run ends with one line, exit 2. */
+export class ReaderWorkerError extends Error {
+  override name = 'ReaderWorkerError';
+}
 
 function workerUrl(): URL {
   const u = new URL('./worker.js', import.meta.url);
@@ -51,13 +59,16 @@ export class WorkerPool {
           return;
         }
         slot.pending--;
+        if (out.fault !== undefined) return this.fail(new ReaderWorkerError(`a reader worker failed: ${out.fault}`));
         const h = this.handlers.get(out.seq);
         this.handlers.delete(out.seq);
         h?.(out);
       });
-      worker.on('error', (e) => this.fail(e));
+      // A message the main thread cannot deserialize would otherwise be dropped: a batch never answered.
+      worker.on('messageerror', (e) => this.fail(new ReaderWorkerError(`a reader worker sent an unreadable batch: ${e.message}`)));
+      worker.on('error', (e) => this.fail(new ReaderWorkerError(`a reader worker failed: ${e.message}`)));
       worker.on('exit', (code) => {
-        if (code !== 0) this.fail(new Error(`a reader worker exited with code ${code}`));
+        if (code !== 0) this.fail(new ReaderWorkerError(`a reader worker exited with code ${code}`));
       });
       this.slots.push(slot);
     }
@@ -65,8 +76,9 @@ export class WorkerPool {
 
   private fail(e: Error): void {
     if (this.failure) return;
-    this.failure = e;
-    this.onFailure?.(e);
+    // One line: a worker's message may hold newlines or terminal escapes from the capture.
+    this.failure = new ReaderWorkerError(e.message.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').slice(0, 300));
+    this.onFailure?.(this.failure);
   }
 
   /** Batches waiting in the least busy worker. */
@@ -97,20 +109,19 @@ export class WorkerPool {
 }
 
 /** Batches queued in every worker before the main thread evaluates one itself. */
-const LOCAL_WHEN_PENDING = 2;
+const LOCAL_WHEN_PENDING = 1;
+const NL = 0x0a;
+const NO_LINES = { lines: 0, blank: 0, malformed: 0, oversized: 0, parsed: 0, unparsed: 0 };
 
 /** Same interface as LineReader, but `push` may return a promise (back-pressure) and `end` does. */
 export class ParallelLineReader {
-  readonly ledger: LineLedger;
-  private readonly framer: LineReader;
-  private ops: number[] = [];
-  private bufs: Buffer[] = [];
-  /** The chunk being framed, and the range of it that lines use. */
-  private chunk: Buffer | null = null;
-  private chunkIdx = -1;
-  private chunkLo = 0;
-  private chunkHi = 0;
-  private rebase = 0;
+  readonly ledger: LineLedger = { lines: 0, blank: 0, malformed: 0, oversized: 0, parsed: 0, unparsed: 0, bytes: 0 };
+  /** Pieces of a line that spans chunks (copies). */
+  private carry: Buffer[] = [];
+  private carryLen = 0;
+  private skipping = false;
+  private skippedLen = 0;
+  private first = true;
   private seq = 0;
   private applied = 0;
   private readonly done = new Map<number, BatchOut>();
@@ -118,6 +129,12 @@ export class ParallelLineReader {
   private readonly maxInFlight: number;
   private wake: (() => void) | null = null;
   private error: Error | null = null;
+  private readonly sink: LineSink;
+  private readonly recycle: ((ab: ArrayBuffer) => void) | null;
+  private readonly local: BatchEvaluator;
+  private readonly classify: string;
+  private readonly max: number;
+  private readonly owns: boolean;
 
   constructor(
     private readonly pool: WorkerPool,
@@ -125,66 +142,164 @@ export class ParallelLineReader {
       maxLineBytes: number;
       sink: LineSink;
       recycle?: (ab: ArrayBuffer) => void;
-      /** This thread evaluates a batch itself when every worker already has LOCAL_WHEN_PENDING. */
-      local?: { needles: readonly Buffer[]; validateAll: boolean; keep: ((value: unknown) => unknown) | null };
+      /**
+       * The chunks pushed are this reader's to give away (a file's read buffers): whole lines are
+       * transferred to workers without a copy. Otherwise (stdin, gunzip) they are copied.
+       */
+      ownsChunks?: boolean;
+      /**
+       * This thread evaluates the lines cut between chunks, a batch when every worker already has
+       * LOCAL_WHEN_PENDING, and any batch a worker hands back (`redo`).
+       */
+      local: {
+        needles: readonly Buffer[];
+        validateAll: boolean;
+        keep: ((value: unknown) => unknown) | null;
+        keeps?: ReadonlyMap<string, (value: unknown) => unknown> | null;
+      };
+      /** The source's classify rules (classify.ts), or null. */
+      classify?: readonly SourceRule[] | null;
     },
   ) {
-    this.recycle = opts.recycle ?? null;
-    this.local = opts.local ? new BatchEvaluator(opts.local.needles, opts.local.validateAll, opts.local.keep) : null;
-    this.maxInFlight = pool.size * 3 + 1;
-    this.framer = new LineReader({
-      needles: [],
-      maxLineBytes: opts.maxLineBytes,
-      validateAll: false,
-      sink: {
-        record() {},
-        malformed() {},
-        oversized: (line, bytes) => this.ops.push(OP_OVERSIZED, 0, 0, 0, line, bytes, 0),
-      },
-      dispatch: (buf, s, e, line, inChunk, terminated, bytes) => this.line(buf, s, e, line, inChunk, terminated, bytes),
-    });
-    this.ledger = this.framer.ledger;
+    this.max = opts.maxLineBytes;
+    this.owns = opts.ownsChunks ?? false;
     this.sink = opts.sink;
-  }
-
-  private readonly sink: LineSink;
-  private readonly recycle: ((ab: ArrayBuffer) => void) | null;
-  private readonly local: BatchEvaluator | null;
-
-  private line(buf: Buffer, s: number, e: number, line: number, inChunk: boolean, terminated: boolean, bytes: number): void {
-    let idx: number;
-    let off = 0;
-    if (inChunk && buf === this.chunk) {
-      if (this.chunkIdx < 0) {
-        this.chunkIdx = this.bufs.length;
-        this.bufs.push(buf);
-        this.chunkLo = s;
-      }
-      idx = this.chunkIdx;
-      this.chunkHi = e;
-    } else {
-      idx = this.bufs.length;
-      this.bufs.push(buf.subarray(s, e));
-      off = s;
-    }
-    this.ops.push(OP_LINE, idx, s - off, e - off, line, bytes, (inChunk ? 1 : 0) | (terminated ? 2 : 0));
+    this.recycle = opts.recycle ?? null;
+    this.local = new BatchEvaluator({ ...opts.local, maxLineBytes: opts.maxLineBytes });
+    this.classify = JSON.stringify(opts.classify ?? null);
+    this.maxInFlight = pool.size * 3 + 1;
   }
 
   push(chunk: Buffer): Promise<void> | void {
     if (this.error) return;
-    this.chunk = chunk;
-    this.chunkIdx = -1;
-    this.framer.push(chunk);
-    this.chunk = null;
-    this.flush();
+    this.ledger.bytes += chunk.length;
+    let pos = 0;
+    if (this.first && chunk.length > 0) {
+      this.first = false;
+      if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) pos = 3;
+    }
+    const len = chunk.length;
+    const f = chunk.indexOf(NL, pos);
+    if (f === -1) {
+      this.hold(chunk, pos, len);
+      this.giveBack(chunk);
+      return;
+    }
+    this.headLine(chunk, pos, f);
+    const l = chunk.lastIndexOf(NL);
+    if (l + 1 < len) this.hold(chunk, l + 1, len);
+    if (l > f) this.submit(chunk, f + 1, l + 1);
+    else this.giveBack(chunk);
     if (this.inFlight >= this.maxInFlight) return this.drain(this.maxInFlight - 1);
   }
 
   async end(): Promise<void> {
-    this.framer.end();
-    this.flush();
+    if (this.skipping) {
+      this.enqueue(oversized(this.skippedLen));
+      this.skipping = false;
+    } else if (this.carryLen > 0) {
+      // A last line without newline: evaluated as it is (truncated if it does not parse).
+      const line = Buffer.concat(this.carry, this.carryLen);
+      this.carry = [];
+      this.carryLen = 0;
+      this.enqueue(this.local.run({ seq: 0, classify: this.classify, buf: line, start: 0, end: line.length }, true));
+    }
     await this.drain(0);
     if (this.error) throw this.error;
+  }
+
+  /** A chunk this reader keeps nothing of goes back to the reader's buffers. */
+  private giveBack(chunk: Buffer): void {
+    const ab = chunk.buffer;
+    if (this.recycle && ab instanceof ArrayBuffer && chunk.byteOffset === 0) this.recycle(ab);
+  }
+
+  /** The line that ends at the chunk's first newline (`pos..f`), completing any carried piece. */
+  private headLine(chunk: Buffer, pos: number, f: number): void {
+    if (this.skipping) {
+      this.enqueue(oversized(this.skippedLen + (f - pos)));
+      this.skipping = false;
+      this.skippedLen = 0;
+      return;
+    }
+    const n = this.carryLen + (f - pos);
+    if (this.carryLen > 0 && n > this.max) {
+      this.enqueue(oversized(n));
+    } else {
+      // A copy with its newline: the chunk itself is handed to a worker.
+      const line = Buffer.allocUnsafe(n + 1);
+      let at = 0;
+      for (const c of this.carry) {
+        c.copy(line, at);
+        at += c.length;
+      }
+      chunk.copy(line, at, pos, f);
+      line[n] = NL;
+      this.enqueue(this.local.run({ seq: 0, classify: this.classify, buf: line, start: 0, end: n + 1 }));
+    }
+    this.carry = [];
+    this.carryLen = 0;
+  }
+
+  /** Keeps the unfinished tail of a chunk (a copy), or starts skipping it when it is already too long. */
+  private hold(chunk: Buffer, pos: number, end: number): void {
+    const n = end - pos;
+    if (this.skipping) {
+      this.skippedLen += n;
+      return;
+    }
+    if (this.carryLen + n > this.max) {
+      this.skipping = true;
+      this.skippedLen = this.carryLen + n;
+      this.carry = [];
+      this.carryLen = 0;
+      return;
+    }
+    this.carry.push(Buffer.from(chunk.subarray(pos, end)));
+    this.carryLen += n;
+  }
+
+  private enqueue(out: BatchOut): void {
+    out.seq = this.seq++;
+    this.inFlight++;
+    this.done.set(out.seq, out);
+    this.applyReady();
+  }
+
+  /** Whole lines `start..end` of `chunk`: to a worker (transferred when the chunk owns its memory), or evaluated here. */
+  private submit(chunk: Buffer, start: number, end: number): void {
+    const seq = this.seq++;
+    this.inFlight++;
+    const ab = chunk.buffer;
+    let batch: BatchIn;
+    if (this.owns && ab instanceof ArrayBuffer && chunk.byteOffset === 0) {
+      batch = { seq, classify: this.classify, buf: new Uint8Array(ab), start, end };
+    } else {
+      // Memory the stream may reuse (stdin, gunzip): the lines are copied.
+      const copy = new Uint8Array(end - start);
+      copy.set(chunk.subarray(start, end));
+      batch = { seq, classify: this.classify, buf: copy, start: 0, end: copy.length };
+      this.giveBack(chunk);
+    }
+    if (this.pool.minPending() >= LOCAL_WHEN_PENDING) {
+      // Every worker has work queued (or none has started yet): this thread takes this batch.
+      this.done.set(seq, this.local.run(batch));
+      this.applyReady();
+      return;
+    }
+    this.pool.submit(
+      batch,
+      [batch.buf.buffer as ArrayBuffer],
+      (out) => {
+        // A batch the worker could not send back: evaluated here, as `--jobs 1` would.
+        this.done.set(out.seq, out.redo ? this.local.run({ seq: out.seq, classify: this.classify, buf: out.buf, start: out.redo.start, end: out.redo.end }) : out);
+        this.applyReady();
+      },
+      (e) => {
+        this.error = e;
+        this.wake?.();
+      },
+    );
   }
 
   private drain(limit: number): Promise<void> {
@@ -201,69 +316,7 @@ export class ParallelLineReader {
     });
   }
 
-  /** Ships the ops framed so far as one batch; copies the bytes they use into fresh memory. */
-  private flush(): void {
-    if (this.ops.length === 0) return;
-    const bufs: Uint8Array[] = [];
-    const transfer: ArrayBuffer[] = [];
-    for (let i = 0; i < this.bufs.length; i++) {
-      let b = this.bufs[i]!;
-      if (i === this.chunkIdx) {
-        // A chunk that owns its whole memory (file reads do) is handed over without a copy:
-        // the framer is done with it (it copies the unfinished tail it keeps).
-        const ab = b.buffer;
-        if (ab instanceof ArrayBuffer && b.byteOffset === 0 && b.byteLength === ab.byteLength && !transfer.includes(ab)) {
-          bufs.push(new Uint8Array(ab));
-          transfer.push(ab);
-          continue;
-        }
-        b = b.subarray(this.chunkLo, this.chunkHi);
-        this.rebase = this.chunkLo;
-      }
-      const copy = new Uint8Array(new ArrayBuffer(b.length));
-      copy.set(b);
-      bufs.push(copy);
-      transfer.push(copy.buffer);
-    }
-    if (this.rebase) {
-      // The chunk was copied from chunkLo on: shift its lines' offsets.
-      for (let i = 0; i < this.ops.length; i += OP_SIZE) {
-        if (this.ops[i] === OP_LINE && this.ops[i + 1] === this.chunkIdx) {
-          this.ops[i + 2]! -= this.rebase;
-          this.ops[i + 3]! -= this.rebase;
-        }
-      }
-      this.rebase = 0;
-    }
-    const ops = Float64Array.from(this.ops);
-    transfer.push(ops.buffer);
-    const batch: BatchIn = { seq: this.seq++, bufs, ops };
-    this.ops = [];
-    this.bufs = [];
-    this.chunkIdx = -1;
-    this.inFlight++;
-    if (this.local && this.pool.minPending() >= LOCAL_WHEN_PENDING) {
-      // Every worker has work queued: this thread takes this batch itself.
-      const out = this.local.run(batch);
-      this.done.set(out.seq, out);
-      this.applyReady();
-      return;
-    }
-    this.pool.submit(
-      batch,
-      transfer,
-      (out) => {
-        this.done.set(out.seq, out);
-        this.applyReady();
-      },
-      (e) => {
-        this.error = e;
-        this.wake?.();
-      },
-    );
-  }
-
-  /** Applies finished batches in order. */
+  /** Applies finished batches in order, their line numbers offset by the lines before them. */
   private applyReady(): void {
     try {
       for (;;) {
@@ -272,16 +325,22 @@ export class ParallelLineReader {
         this.done.delete(this.applied);
         this.applied++;
         this.inFlight--;
-        if (this.recycle) for (const b of out.bufs) this.recycle(b.buffer as ArrayBuffer);
-        this.ledger.parsed += out.parsed;
-        this.ledger.unparsed += out.unparsed;
-        this.ledger.malformed += out.malformed;
+        if (this.recycle && out.buf.byteLength > 0 && out.buf.buffer instanceof ArrayBuffer) this.recycle(out.buf.buffer);
+        const base = this.ledger.lines;
+        const l = this.ledger;
+        const d = out.ledger;
+        l.lines += d.lines;
+        l.blank += d.blank;
+        l.malformed += d.malformed;
+        l.oversized += d.oversized;
+        l.parsed += d.parsed;
+        l.unparsed += d.unparsed;
         const it = out.items;
         for (let i = 0; i < it.length; i += 3) {
           const k = it[i] as number;
-          if (k > 0) this.sink.record(it[i + 1], k, null, it[i + 2] as string);
-          else if (k < 0) this.sink.malformed(-k, it[i + 1] as 'invalid-json' | 'truncated', it[i + 2] as number);
-          else this.sink.oversized(it[i + 1] as number, it[i + 2] as number);
+          if (k > 0) this.sink.record(it[i + 1], base + k, null, it[i + 2] as string);
+          else if (k < 0) this.sink.malformed(base - k, it[i + 1] as 'invalid-json' | 'truncated' | 'duplicate-key', it[i + 2] as number);
+          else this.sink.oversized(base + (it[i + 1] as number), it[i + 2] as number);
         }
       }
     } catch (e) {
@@ -289,4 +348,9 @@ export class ParallelLineReader {
     }
     this.wake?.();
   }
+}
+
+/** One line over the limit, found by this thread (it spans chunks). */
+function oversized(bytes: number): BatchOut {
+  return { seq: 0, buf: new Uint8Array(0), items: [0, 1, bytes], ledger: { ...NO_LINES, lines: 1, oversized: 1 } };
 }

@@ -12,6 +12,7 @@ import { sniff, SNIFF_MAX, type Sniffed } from './sniff.js';
 import { LineReader, type LineLedger, type LineSink } from './lines.js';
 import type { DocumentReader } from './documents.js';
 import { ParallelLineReader, type WorkerPool } from './parallel.js';
+import type { SourceRule } from './classify.js';
 
 export interface ReadOptions {
   needles: readonly Buffer[];
@@ -28,6 +29,10 @@ export interface ReadOptions {
   /** The profiles' combined `keep` (null: whole values). */
   keep?: ((value: unknown) => unknown) | null;
   parallelMinBytes?: number;
+  /** Where this source's profiles keep a record's kind (classify.ts), or null: needles only. */
+  classify?: readonly SourceRule[] | null;
+  /** Each profile's own `keep`, by name (see LineEvaluator). */
+  keeps?: ReadonlyMap<string, (value: unknown) => unknown> | null;
 }
 
 export interface ReadResult {
@@ -178,10 +183,20 @@ export async function readSource(source: Source, sink: LineSink, opts: ReadOptio
             ? new ParallelLineReader(pool, {
                 maxLineBytes: opts.maxLineBytes,
                 sink,
-                recycle: gzip ? undefined : (ab) => recycler.give(ab),
-                local: { needles: opts.needles, validateAll: opts.validateAll, keep: opts.keep ?? null },
+                recycle: gzip || source.file === null ? undefined : (ab) => recycler.give(ab),
+                ownsChunks: !gzip && source.file !== null,
+                local: { needles: opts.needles, validateAll: opts.validateAll, keep: opts.keep ?? null, keeps: opts.keeps ?? null },
+                classify: opts.classify ?? null,
               })
-            : new LineReader({ needles: opts.needles, maxLineBytes: opts.maxLineBytes, validateAll: opts.validateAll, sink, keep: opts.keep });
+            : new LineReader({
+                needles: opts.needles,
+                maxLineBytes: opts.maxLineBytes,
+                validateAll: opts.validateAll,
+                sink,
+                keep: opts.keep,
+                classify: opts.classify ?? null,
+                keeps: opts.keeps ?? null,
+              });
       const feed = async (chunk: Buffer) => {
         const wait = reader!.push(chunk);
         if (wait) await wait;

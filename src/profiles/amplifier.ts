@@ -93,6 +93,7 @@ export function amplifierProfile(): Profile {
     // The event names of the family, with their quotes: `"llm:request:debug"`, `"llm:stream_…"`
     // lines are never parsed. Needles of 7 bytes or more are searched with Boyer-Moore-Horspool.
     needles: ['"llm:request"', '"llm:response"', '"provider:'],
+    classify: { capture: { key: 'event', values: [...ROLES.keys()], other: 'ignored', absent: 'unclaimed' } },
     keep: AMPLIFIER_KEEP,
     open(source: Source, ctx: ProfileContext): RecordHandler | null {
       if (source.role !== 'capture') return null;

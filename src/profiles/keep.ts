@@ -27,8 +27,10 @@ function has(o: object, k: string): boolean {
 }
 
 function put(o: Record<string, unknown>, k: string, v: unknown): void {
-  // A key named __proto__ must stay an own data property.
-  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  // A key named __proto__ must stay an own data property (the only accessor Object.prototype has;
+  // any other key assigned to a fresh object becomes one, and much faster than defineProperty).
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
 }
 
 function prune(tree: KeepTree, v: Record<string, unknown>): Record<string, unknown> {
@@ -83,4 +85,16 @@ export function combinedKeep(profiles: readonly Profile[]): KeepSpec | null {
 /** The pruning function of a spec (null: keep everything). */
 export function keepFunction(spec: KeepSpec | null): ((value: unknown) => unknown) | null {
   return spec === null ? null : (v) => applyKeep(spec, v);
+}
+
+/** Each profile's own `keep` spec, by profile name (the reader prunes a line a classify rule gave to one profile). */
+export function profileKeeps(profiles: readonly Profile[]): Record<string, KeepSpec> {
+  const m: Record<string, KeepSpec> = {};
+  for (const p of profiles) if (p.keep) m[p.name] = p.keep;
+  return m;
+}
+
+/** The pruning functions of `profileKeeps`. */
+export function keepFunctions(specs: Readonly<Record<string, KeepSpec>>): Map<string, (value: unknown) => unknown> {
+  return new Map(Object.entries(specs).map(([name, spec]) => [name, (v: unknown) => applyKeep(spec, v)]));
 }

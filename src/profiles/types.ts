@@ -4,7 +4,8 @@
 import type { ChannelSpec, Loc, OrphanResponseRecord, PairRecord } from '../model.js';
 import type { Finding } from '../report/findings.js';
 import type { NoteCode } from '../report/notes.js';
-import type { Source } from '../input/sources.js';
+import type { Source, SourceRole } from '../input/sources.js';
+import type { ClassifyRule } from '../input/classify.js';
 import type { BuiltEvent } from './event.js';
 import type { KeepSpec } from './keep.js';
 
@@ -33,6 +34,12 @@ export interface Profile {
   readonly channels: readonly ChannelSpec[];
   /** Byte substrings one of which every record of this profile contains. */
   readonly needles: readonly string[];
+  /**
+   * Where this profile's records name their kind, per role of the sources it opens (data for the
+   * reader's fast path, input/classify.ts). A source whose handlers all declare one is classified
+   * by that key; otherwise by the needles.
+   */
+  readonly classify?: Partial<Record<SourceRole, ClassifyRule>>;
   /** A handler for one input file, or null when this profile never reads a file of that role. */
   open(source: Source, ctx: ProfileContext): RecordHandler | null;
   /** After every input: profile-level checks (may emit more events/findings). */

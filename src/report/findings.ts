@@ -71,8 +71,12 @@ export interface FindingDataMap {
   SCOPES_FOLDED: { folded: number; held: number; limit: number };
   /** A capture number outside its range (docs/design.md §2), treated as unknown; `value` is the number's text, null when it is not finite (1e999). */
   OUT_OF_RANGE: { field: string; value: string | null; min: number; max: number };
-  /** `unusable`: valid JSON that no profile could handle (counted as an ignored record). */
-  MALFORMED_LINE: { reason: 'invalid-json' | 'truncated' | 'not-an-object' | 'unusable'; bytes: number };
+  /**
+   * `unusable`: valid JSON that no profile could handle (counted as an ignored record);
+   * `duplicate-key` (`--validate-all`): valid JSON holding a key the reader classifies by twice at
+   * top level (read as JSON.parse reads it, the last one; the fast path reads the first).
+   */
+  MALFORMED_LINE: { reason: 'invalid-json' | 'truncated' | 'not-an-object' | 'unusable' | 'duplicate-key'; bytes: number };
   OVERSIZED_LINE: { bytes: number; limit: number };
   /** `path`: the input (or directory entry) that failed; `byteOffset`: bytes read from it before the failure. */
   INPUT_ERROR: { error: string; byteOffset: number | null; path?: string };

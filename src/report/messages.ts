@@ -53,6 +53,8 @@ export function findingMessage(f: Finding): string {
         : `${f.data.field} ${f.data.value} is outside ${f.data.min}..${f.data.max}; treated as unknown`;
     case 'MALFORMED_LINE':
       if (f.data.reason === 'unusable') return `record could not be used (${f.data.bytes} bytes), counted as ignored`;
+      if (f.data.reason === 'duplicate-key')
+        return `a key that names the record's kind appears twice (${f.data.bytes} bytes): read as the last one; without --validate-all the first one decides`;
       return f.data.reason === 'truncated' ? `truncated line (${f.data.bytes} bytes): a write cut short` : `not valid JSON (${f.data.bytes} bytes)`;
     case 'OVERSIZED_LINE':
       return `line of ${f.data.bytes} bytes over the ${f.data.limit}-byte limit, skipped`;

@@ -44,6 +44,11 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
     name: 'assay',
     channels: [DECISION_CHANNEL, DELIVERY_CHANNEL],
     needles: ['"assay.', '"tools/call"'],
+    classify: {
+      capture: { key: 'schema', prefixes: ['assay.'], other: 'unclaimed', absent: 'unclaimed' },
+      caller: { key: 'method', values: ['tools/call'], other: 'ignored', absent: 'ignored' },
+      upstream: { key: 'method', values: ['tools/call'], other: 'ignored', absent: 'ignored' },
+    },
     keep: ASSAY_KEEP,
     open(source: Source, ctx: ProfileContext): RecordHandler | null {
       if (source.role === 'caller') return callerHandler(run, ctx);

@@ -68,6 +68,14 @@ describe('did you mean', () => {
 });
 
 describe('--help', () => {
+  it.each(['merge', 'render', 'diff'])('%s (reports in, reports out): examples and exit codes too', async (cmd) => {
+    const r = await runCli([cmd, '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Examples:');
+    expect(r.stdout).toContain('Exit codes: 0');
+    expect(r.stdout).not.toMatch(/--color\s/);
+  });
+
   it.each(['analyze', 'compare', 'pairs', 'trace'])('%s: examples, exit codes, the --no- forms, nothing machine-dependent', async (cmd) => {
     const r = await runCli([cmd, '--help']);
     expect(r.code).toBe(0);

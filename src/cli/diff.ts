@@ -13,7 +13,9 @@ import { InputUsageError } from '../input/sources.js';
 import { guarded } from './options.js';
 import { gateOptions, gateOptionsFrom, type GateArgs } from './gate-options.js';
 import { gateGiven } from './render.js';
-import { EXIT_GATE, writeStdout } from './io.js';
+import { diag, EXIT_GATE, writeStdout } from './io.js';
+import { DEFAULT_GATE, EXIT_CODES } from './help.js';
+import { gateVerdict } from '../formatters/gate-text.js';
 import { checkOutputs, openOutput, writeOutput } from './outputs.js';
 import { readReportFile } from './report-file.js';
 
@@ -38,7 +40,10 @@ export const diffCommand: CommandModule = {
         .option('format', { alias: 'f', type: 'string', default: 'json', choices: ['json', 'markdown'], describe: 'output format' })
         .option('output', { alias: 'o', type: 'string', describe: 'write to FILE instead of stdout' })
         .option('fail-on-new', { type: 'boolean', default: false, describe: 'the gate counts new findings only' }),
-    ),
+    )
+      .example('$0 diff base.json head.json -f markdown', 'new, fixed and unchanged findings, and the deltas, as Markdown')
+      .example('$0 diff base.json head.json --fail-on-new', 'exit 1 only when head has findings base did not')
+      .epilog(`${DEFAULT_GATE}\n${EXIT_CODES}`),
   handler: (args) => guarded(() => runDiff(args as unknown as DiffArgs)),
 };
 
@@ -75,5 +80,6 @@ async function runDiff(a: DiffArgs): Promise<void> {
   }
   if (a.output) await writeOutput(await openOutput(a.output), text);
   else await writeStdout(text);
+  diag(gateVerdict(r.gate));
   if (!r.gate.passed && r.gate.enforced) process.exitCode = EXIT_GATE;
 }

@@ -8,7 +8,9 @@ import { MergeRefusal, ReportMerger } from '../merge/merge.js';
 import { InputUsageError } from '../input/sources.js';
 import { safeText } from '../formatters/safe.js';
 import { guarded } from './options.js';
-import { EXIT_GATE } from './io.js';
+import { diag, EXIT_GATE } from './io.js';
+import { EXIT_CODES } from './help.js';
+import { gateVerdict } from '../formatters/gate-text.js';
 import { checkOutputs, openOutput } from './outputs.js';
 import { readReportFile, reportFilesFrom } from './report-file.js';
 
@@ -23,7 +25,10 @@ export const mergeCommand: CommandModule = {
   builder: (y) =>
     y
       .positional('reports', { type: 'string', array: true, describe: 'callpair.report.v1 files (analyze -f json), or directories of them' })
-      .option('output', { alias: 'o', type: 'string', describe: 'write the merged report to FILE instead of stdout' }),
+      .option('output', { alias: 'o', type: 'string', describe: 'write the merged report to FILE instead of stdout' })
+      .example('$0 merge shards/ -o merged.json', 'every *.json report in the folder, into the report of one run')
+      .example('$0 merge a.json b.json -o m.json && $0 render m.json -f markdown', 'merge, then render in any format')
+      .epilog(`The merged report's gate is evaluated with the shards' gate options (run.gate).\n${EXIT_CODES}`),
   handler: (args) => guarded(() => runMerge(args as unknown as MergeArgs)),
 };
 
@@ -51,5 +56,7 @@ async function runMerge(a: MergeArgs): Promise<void> {
       await out.abort();
     }
   } else await writeJsonStream(merged, process.stdout);
+  // As analyze: the verdict on stderr whatever the report's destination (docs/ci.md).
+  diag(gateVerdict(merged.gate));
   if (!merged.gate.passed && merged.gate.enforced) process.exitCode = EXIT_GATE;
 }

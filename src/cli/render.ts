@@ -20,6 +20,7 @@ import { diag, EXIT_GATE, writeStdout } from './io.js';
 import { abortAll, checkOutputs, openOutputs, writeOutput } from './outputs.js';
 import { gateVerdict } from '../formatters/gate-text.js';
 import { tableWidth, wideOption } from './width.js';
+import { DEFAULT_GATE, EXIT_CODES } from './help.js';
 import { readReportFile } from './report-file.js';
 
 interface RenderArgs extends GateArgs, ReportOutputArgs, BaselineArgs {
@@ -40,9 +41,14 @@ export const renderCommand: CommandModule = {
           .positional('report_file', { type: 'string', describe: 'a callpair.report.v1 file' })
           .option('format', { alias: 'f', type: 'string', default: 'table', choices: FORMAT_NAMES, describe: 'output format' })
           .option('output', { alias: 'o', type: 'string', describe: 'write the main report to FILE instead of stdout' })
-          .option('color', { type: 'boolean', default: true, describe: 'colour (also NO_COLOR / FORCE_COLOR); --no-color turns it off' }),
+          .option('color', { type: 'boolean', default: true, hidden: true })
+          .option('no-color', { type: 'boolean', describe: 'no colour (also NO_COLOR=1; FORCE_COLOR=1 forces it)' }),
       ),
-    ),
+    )
+      .example('$0 render merged.json -f markdown -o report.md', 'a merged (or saved) report as Markdown, with its own gate')
+      .example('$0 render today.json -f sarif --baseline yesterday.json', 'SARIF with baselineState from a saved baseline')
+      .example('$0 render r.json --max-orphan-requests 0', 'the gate evaluated again with these options')
+      .epilog(`${DEFAULT_GATE}\n${EXIT_CODES}`),
   handler: (args) => guarded(() => runRender(args as unknown as RenderArgs)),
 };
 

@@ -177,3 +177,23 @@ function oneLine(s: string): string {
 export function cleanBlocks(c: CompareReport): Block[] {
   return blocks(c).map((b) => (b.kind === 'table' ? { ...b, rows: b.rows.map((r) => r.map(oneLine)) } : { ...b, text: oneLine(b.text) }));
 }
+
+/** Markdown cell: already safeText'd; escape what Markdown and HTML would act on. */
+function md(s: string): string {
+  return s.replace(/[\\`*_[\]<>|#]/g, (ch) => `\\${ch}`);
+}
+
+/** Blocks (compare's, trace's) as GitHub-flavoured Markdown under a `## title`. */
+export function blocksMarkdown(title: string, blocks: readonly Block[]): string {
+  const out: string[] = [`## ${title}`, ''];
+  for (const b of blocks) {
+    if (b.kind === 'heading') out.push(`### ${md(b.text)}`, '');
+    else if (b.kind === 'text') out.push(b.tone === 'warn' ? `> **${md(b.text)}**` : md(b.text), '');
+    else {
+      out.push(`| ${b.head.map(md).join(' | ')} |`, `|${b.head.map(() => '---').join('|')}|`);
+      for (const r of b.rows) out.push(`| ${r.map(md).join(' | ')} |`);
+      out.push('');
+    }
+  }
+  return `${out.join('\n').trimEnd()}\n`;
+}

@@ -3,7 +3,7 @@
  * inside src/engine/; everything outside reads the plain-data snapshot (src/model/snapshot.ts).
  */
 import type { CallEvent, ChannelSpec, Loc } from '../model.js';
-import type { CountersSnapshot } from '../model/snapshot.js';
+import { zeroCounts, type CountersSnapshot } from '../model/snapshot.js';
 import { LatencyHistogram } from '../stats/histogram.js';
 import { SigPool } from './pool.js';
 
@@ -11,29 +11,7 @@ import { SigPool } from './pool.js';
 export type Counters = Omit<CountersSnapshot, 'latency'> & { latency: LatencyHistogram };
 
 export function newCounters(): Counters {
-  return {
-    requests: 0,
-    terminals: 0,
-    interims: 0,
-    unattributedInterims: 0,
-    redundant: 0,
-    pairs: 0,
-    byMethod: { id: 0, signature: 0, fifo: 0, record: 0 },
-    byConfidence: { exact: 0, unambiguous: 0, ambiguous: 0 },
-    orphanRequests: 0,
-    evicted: 0,
-    orphanResponses: 0,
-    duplicateTerminals: 0,
-    duplicateIds: 0,
-    crossedComparable: 0,
-    crossedFifo: 0,
-    crossedSignature: 0,
-    requestsWithId: 0,
-    terminalsWithId: 0,
-    maxInFlight: 0,
-    negativeLatencies: 0,
-    latency: new LatencyHistogram(),
-  };
+  return { ...zeroCounts(), latency: new LatencyHistogram() };
 }
 
 export function countersSnapshot(c: Counters): CountersSnapshot {

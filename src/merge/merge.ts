@@ -6,7 +6,7 @@
  * bytes. Reports are folded one at a time; memory holds the merged report, not the shards.
  */
 import { gateOptionsOf } from '../analyze.js';
-import type { CountersSnapshot as Counters } from '../model/snapshot.js';
+import { zeroCounts, type CountersSnapshot as Counters } from '../model/snapshot.js';
 import { counterTrouble, worstFirst } from '../report/worst-scopes.js';
 import type { LatencySketch } from '../stats/histogram.js';
 import { ALL_CODES, comparePaths, finding, firstFindings, FINDING_CODES, isFindingCode, SEVERITY_RANK, type Finding, type FindingCode } from '../report/findings.js';
@@ -271,29 +271,7 @@ function cmpJson(a: unknown, b: unknown): number {
 }
 
 function newCounters(): Counters {
-  return {
-    requests: 0,
-    terminals: 0,
-    interims: 0,
-    unattributedInterims: 0,
-    redundant: 0,
-    pairs: 0,
-    byMethod: { id: 0, signature: 0, fifo: 0, record: 0 },
-    byConfidence: { exact: 0, unambiguous: 0, ambiguous: 0 },
-    orphanRequests: 0,
-    evicted: 0,
-    orphanResponses: 0,
-    duplicateTerminals: 0,
-    duplicateIds: 0,
-    crossedComparable: 0,
-    crossedFifo: 0,
-    crossedSignature: 0,
-    requestsWithId: 0,
-    terminalsWithId: 0,
-    maxInFlight: 0,
-    negativeLatencies: 0,
-    latency: null,
-  };
+  return { ...zeroCounts(), latency: null };
 }
 
 /** Rates are rounded to 1e-6: the count behind one is exact while its denominator is under 500 000. */

@@ -96,3 +96,29 @@ export interface SnapshotOptions {
   /** Include each latency group's bucket distribution (for charts). */
   distributions?: boolean;
 }
+
+/** Every count of a channel or a scope at zero; the latency summary is the holder's to add. */
+export function zeroCounts(): Omit<CountersSnapshot, 'latency'> {
+  return {
+    requests: 0,
+    terminals: 0,
+    interims: 0,
+    unattributedInterims: 0,
+    redundant: 0,
+    pairs: 0,
+    byMethod: { id: 0, signature: 0, fifo: 0, record: 0 },
+    byConfidence: { exact: 0, unambiguous: 0, ambiguous: 0 },
+    orphanRequests: 0,
+    evicted: 0,
+    orphanResponses: 0,
+    duplicateTerminals: 0,
+    duplicateIds: 0,
+    crossedComparable: 0,
+    crossedFifo: 0,
+    crossedSignature: 0,
+    requestsWithId: 0,
+    terminalsWithId: 0,
+    maxInFlight: 0,
+    negativeLatencies: 0,
+  };
+}

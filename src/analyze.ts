@@ -59,6 +59,8 @@ export interface AnalyzeOptions {
   onOrphanResponse?: (o: OrphanResponseRecord) => void;
   /** What the FIFO and signature-FIFO shadows gave each non-redundant terminal (compare). */
   onShadowPair?: (s: ShadowPairRecord) => void;
+  /** A scope folded into its channel's totals (over the held-scope cap): drop what you keep per scope. */
+  onScopeFolded?: (channel: string, scope: string) => void;
   /** Every event a profile emits, just before the engine sees it (trace). */
   onEvent?: (ev: CallEvent) => void;
   /** Every finding as it is made, before --max-findings trims the list (trace). */
@@ -143,6 +145,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
       channelOwner.get(o.channel)?.orphanResponse?.(o, ctx);
     },
     shadowPair: opts.onShadowPair,
+    scopeFolded: opts.onScopeFolded,
   };
   const timeline = opts.timeline ? new TimelineCollector(opts.timeline === true ? {} : opts.timeline) : null;
   if (timeline) tapTimeline(sink, timeline);
@@ -284,6 +287,7 @@ export function runReport(opts: AnalyzeOptions, profiles: readonly Profile[]): R
   return {
     profile: opts.profile ?? 'auto',
     profileOptions: { ...opts.profileOptions },
+    profiles: profiles.map((p) => p.name),
     channels: profiles.flatMap((p) => p.channels.map((c) => c.name)),
     maxLineBytes: opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
     validateAll: opts.validateAll ?? false,

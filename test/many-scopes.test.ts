@@ -41,9 +41,9 @@ describe('many scopes (issue 16 item 9)', () => {
     expect(full.findingCounts.SCOPES_FOLDED).toBeUndefined();
   });
 
-  it('500 000 sessions complete under --max-old-space-size=160 (the whole pass: reader, profile, engine, report)', async () => {
+  it('500 000 sessions complete under --max-old-space-size=200 (the whole pass: reader, profile, engine, report)', async () => {
     const gen = spawn(process.execPath, [path.join(ROOT, 'bench/adversarial/gen.mjs'), 'many-scopes', '500000'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const cli = spawn(process.execPath, ['--max-old-space-size=160', BIN, 'analyze', '-f', 'json', '--max-scopes', '10', '-'], {
+    const cli = spawn(process.execPath, ['--max-old-space-size=200', BIN, 'analyze', '-f', 'json', '--max-scopes', '10', '-'], {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, NO_COLOR: '1' },
     });

@@ -177,3 +177,36 @@ describe('merge: split scopes and refusals', () => {
     expect(() => mergeReports([])).toThrow(MergeRefusal);
   });
 });
+
+describe('merge: every profile whose records are counts', () => {
+  /** Splits a JSONL fixture into one file per scope, read by `scopeOf`. */
+  function splitBy(src: string, dir: string, scopeOf: (rec: Record<string, unknown>) => string): string[] {
+    const by = new Map<string, string[]>();
+    for (const line of readFileSync(src, 'utf8').split('\n').filter(Boolean)) {
+      const k = scopeOf(JSON.parse(line) as Record<string, unknown>);
+      by.set(k, [...(by.get(k) ?? []), line]);
+    }
+    return [...by].map(([k, lines], i) => {
+      const f = path.join(dir, `shard-${i}-${k.replace(/\W/g, '')}.jsonl`);
+      writeFileSync(f, `${lines.join('\n')}\n`);
+      return f;
+    });
+  }
+
+  it('custom profile shards (one connection each) merge into the bytes of one run, records summed', async () => {
+    const dir = tmpDir();
+    const profile = path.resolve('fixtures/custom/http-profile.json');
+    const files = splitBy(path.resolve('fixtures/custom/http-log.jsonl'), dir, (r) => String(r.conn));
+    expect(files.length).toBeGreaterThan(1);
+    const whole = await analyze({ inputs: files, profile });
+    expect(Object.keys(whole.records)).toEqual(['http-log']);
+    const shards = await Promise.all(files.map((f) => analyze({ inputs: [f], profile })));
+    expect(safeJson(mergeReports(shards.map(roundTrip)))).toBe(safeJson(whole));
+    expect(safeJson(mergeReports([...shards].reverse().map(roundTrip)))).toBe(safeJson(whole));
+  });
+
+  it('the Assay audit (a matrix over three files) is still refused, with one line', async () => {
+    const r = await analyze({ inputs: [path.resolve('fixtures/assay/run-ids.decisions.ndjson')], caller: [path.resolve('fixtures/assay/run-ids.caller.jsonl')], upstream: [path.resolve('fixtures/assay/run-ids.upstream.jsonl')] } as AnalyzeOptions);
+    expect(() => mergeReports([roundTrip(r), roundTrip(r)])).toThrow(/assay records, whose audit spans files/);
+  });
+});

@@ -304,6 +304,11 @@ export async function compareWithReport(opts: CompareOptions): Promise<{ compare
       c.scope(p.scope).pair(p);
       c.acc(attributionKey(c.meaning, p.request), 'id').add(c.meaning, p.terminal, p.latencyMs);
     },
+    // Per-scope counts live as long as the engine holds the scope (its 50 000 cap), never longer.
+    onScopeFolded: (channel, scope) => {
+      opts.onScopeFolded?.(channel, scope);
+      channels.get(channel)?.scopes.delete(scope);
+    },
     onShadowPair: (r) => {
       opts.onShadowPair?.(r);
       const c = ch(r.channel);

@@ -35,6 +35,8 @@ export interface EngineSink {
   orphanResponse?(o: OrphanResponseRecord): void;
   /** Every non-redundant terminal, once per shadow, after the cascade (compare's attribution). */
   shadowPair?(s: ShadowPairRecord): void;
+  /** A scope was folded into its channel's totals (docs/design.md §8): per-scope state of its own can go too. */
+  scopeFolded?(channel: string, scope: string): void;
   finding(f: Finding): void;
 }
 
@@ -135,6 +137,7 @@ export class PairingEngine {
       if (e.sc.idleStamp !== e.stamp || e.sc.open !== null || ch.scopes.get(e.sc.scope) !== e.sc) continue;
       ch.scopes.delete(e.sc.scope);
       ch.folded++;
+      this.sink.scopeFolded?.(ch.spec.name, e.sc.scope);
       return;
     }
   }

@@ -53,6 +53,7 @@ export class ReportMerger {
   /** SPLIT_SCOPE findings the inputs already carry (merges of merges): channel\0scope → reports. */
   private readonly splitIn = new Map<string, { reports: number; inputs: number }>();
   private readonly notes = new Set<string>();
+  private readonly records = new Map<string, Record<string, number>>();
   /** The profile a shard's NO_CALL_EVENTS named (the finding is a property of the whole run: recomputed). */
   private emptyProfile: string | null = null;
   private max = 0;
@@ -64,6 +65,11 @@ export class ReportMerger {
     this.count++;
     this.inputs.push(...r.inputs);
     for (const n of r.notes) this.notes.add(n);
+    for (const [name, section] of Object.entries(r.records ?? {})) {
+      let sum = this.records.get(name);
+      if (!sum) this.records.set(name, (sum = {}));
+      for (const [k, v] of Object.entries(section as Record<string, number>)) sum[k] = (sum[k] ?? 0) + v;
+    }
     const data = new Map(r.mergeData.channels.map((d) => [d.channel, d] as const));
     for (const ch of r.channels) this.addChannel(ch, data.get(ch.channel), label);
     for (const [code, n] of Object.entries(r.findingCounts)) {
@@ -93,8 +99,11 @@ export class ReportMerger {
   private check(r: Report, label: string): void {
     if (r === null || typeof r !== 'object' || r.schema !== REPORT_SCHEMA) throw new MergeRefusal(`${label} is not a ${REPORT_SCHEMA} report`);
     if (!r.run || !r.mergeData) throw new MergeRefusal(`${label} carries no merge data (made by an older callpair; analyze again)`);
-    if (r.records && Object.keys(r.records).length > 0)
-      throw new MergeRefusal(`${label} holds ${Object.keys(r.records).join(', ')} records, whose audit spans files: such reports do not merge`);
+    for (const [name, section] of Object.entries(r.records ?? {})) {
+      // Counters (custom, jsonrpc, openai-batch) add up over scope-disjoint shards; the Assay audit
+      // (a matrix over caller, decision and upstream files) does not.
+      if (!isCounters(section)) throw new MergeRefusal(`${label} holds ${name} records, whose audit spans files: such reports do not merge`);
+    }
     if (!this.first) {
       this.first = { label, tool: r.tool, run: r.run };
       this.max = r.run.maxFindings;
@@ -243,7 +252,8 @@ export class ReportMerger {
       inputs,
       totals,
       channels,
-      records: {},
+      // In the profiles' order, as one run writes them; a section only when some shard had one.
+      records: Object.fromEntries((run.profiles ?? []).flatMap((p) => (this.records.has(p) ? [[p, this.records.get(p)!]] : []))),
       notes: [...this.notes].sort(),
       findings,
       findingCounts,
@@ -268,6 +278,11 @@ function cmpJson(a: unknown, b: unknown): number {
   const x = JSON.stringify(a);
   const y = JSON.stringify(b);
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** A `records` section made of counts only (whole numbers), which shards add up. */
+function isCounters(section: unknown): section is Record<string, number> {
+  return section !== null && typeof section === 'object' && !Array.isArray(section) && Object.values(section).every((v) => Number.isSafeInteger(v));
 }
 
 function newCounters(): Counters {

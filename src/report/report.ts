@@ -90,6 +90,8 @@ export interface ChannelReport extends CounterReport {
 export interface RunReport {
   profile: string;
   profileOptions: Record<string, unknown>;
+  /** The profiles' names, in the order their sections appear in `records`. */
+  profiles: string[];
   /** The channels the profiles declare, in declaration order (the order of `channels`). */
   channels: string[];
   maxLineBytes: number;

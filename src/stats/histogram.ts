@@ -14,8 +14,16 @@ import type { LatencySketch, LatencyStats } from '../model/snapshot.js';
 export class LatencyHistogram {
   /** The first values are kept as they are (exact, and smaller than two maps for small scopes). */
   private samples: number[] | null = [];
-  private readonly buckets = new Map<number, number>();
-  private readonly lows = new Map<number, number>();
+  // Created on first use: most scopes hold a few calls, and two empty Maps per scope add up to
+  // megabytes over the 50 000 scopes a channel holds (docs/design.md §8).
+  private bucketMap: Map<number, number> | null = null;
+  private lowMap: Map<number, number> | null = null;
+  private get buckets(): Map<number, number> {
+    return (this.bucketMap ??= new Map());
+  }
+  private get lows(): Map<number, number> {
+    return (this.lowMap ??= new Map());
+  }
   count = 0;
   min = Infinity;
   max = -Infinity;

@@ -31,3 +31,20 @@ describe('gate verdict on stderr', () => {
     expect(r.stderr).toBe('callpair: gate failed: max-orphan-requests: 1 (limit <= 0) (--no-fail: exit 0)\n');
   });
 });
+
+describe('a reader that leaves early (`| head`) never turns a failed gate into exit 0', () => {
+  it.each(['json', 'ndjson', 'sarif', 'table'])('analyze -f %s: exit 1 and the verdict line, stdout closed after one chunk', async (format) => {
+    const { spawn } = await import('node:child_process');
+    const { writeFileSync } = await import('node:fs');
+    const { BIN } = await import('./helpers.js');
+    const file = path.join(tmpDir(), 'o.jsonl');
+    writeFileSync(file, Array.from({ length: 3000 }, (_, i) => `{"event":"llm:request","session_id":"s","request_id":"r${i}"}\n`).join(''));
+    const child = spawn(process.execPath, [BIN, 'analyze', file, '-f', format, '--fail-on', 'warning'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^callpair: gate failed: fail-on:warning: 3000/m);
+  });
+});

@@ -14,8 +14,8 @@ import { makeProgress } from './progress.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
 import { gateOptions, gateOptionsFrom, type GateArgs } from './gate-options.js';
 import { outputList, reportOutputOptions, reportTargetsFrom, writeReports, writeStepSummary, type ReportOutputArgs } from './report-outputs.js';
-import { diag, EXIT_GATE, writeStdout } from './io.js';
-import { gateVerdict } from '../formatters/gate-text.js';
+import { writeStdout } from './io.js';
+import { armGate, settleGate } from './gate-exit.js';
 import { tableWidth } from './width.js';
 import { DEFAULT_GATE, EXIT_CODES } from './help.js';
 import { abortAll, checkOutputs, openOutputs, writeOutput } from './outputs.js';
@@ -64,6 +64,7 @@ async function runAnalyze(a: AnalyzeArgs): Promise<void> {
     const progress = makeProgress(process.stderr, process.env);
     const analyzed = await analyze({ ...opts, onProgress: (p) => progress.update(p) }).finally(() => progress.done());
     const report = applyBaseline(analyzed, base, a, opts.gate);
+    armGate(report.gate);
     const cwd = process.cwd();
     const toTTY = !a.output && process.stdout.isTTY === true;
     const chalk = makeChalk({ color: a.color, env: process.env, isTTY: toTTY });
@@ -74,9 +75,7 @@ async function runAnalyze(a: AnalyzeArgs): Promise<void> {
     if (a.stepSummary) await writeStepSummary(report, process.env, plain);
     if (main) await writeOutput(main, text);
     else await writeStdout(text);
-    // The verdict goes to stderr whatever the report's destination, so a CI log always says why (docs/ci.md).
-    diag(gateVerdict(report.gate));
-    if (!report.gate.passed && report.gate.enforced) process.exitCode = EXIT_GATE;
+    settleGate(report.gate);
   } finally {
     await abortAll(outs);
   }

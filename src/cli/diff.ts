@@ -13,9 +13,9 @@ import { InputUsageError } from '../input/sources.js';
 import { guarded } from './options.js';
 import { gateOptions, gateOptionsFrom, type GateArgs } from './gate-options.js';
 import { gateGiven } from './render.js';
-import { diag, EXIT_GATE, writeStdout } from './io.js';
+import { writeStdout } from './io.js';
 import { DEFAULT_GATE, EXIT_CODES } from './help.js';
-import { gateVerdict } from '../formatters/gate-text.js';
+import { armGate, settleGate } from './gate-exit.js';
 import { checkOutputs, openOutput, writeOutput } from './outputs.js';
 import { readReportFile } from './report-file.js';
 
@@ -56,6 +56,7 @@ async function runDiff(a: DiffArgs): Promise<void> {
   const gate = gateGiven(a) ? gateOptionsFrom(a) : head.run ? gateOptionsOf(head.run.gate) : {};
   const r = withBaseline(head, base, a.failOnNew, gate);
   const b = r.baseline!;
+  armGate(r.gate);
   let text: string;
   if (a.format === 'markdown') {
     const verdict = r.gate.passed ? '✅ gate passed' : r.gate.enforced ? '❌ gate failed' : '⚠️ gate failed (not enforced: --no-fail)';
@@ -80,6 +81,5 @@ async function runDiff(a: DiffArgs): Promise<void> {
   }
   if (a.output) await writeOutput(await openOutput(a.output), text);
   else await writeStdout(text);
-  diag(gateVerdict(r.gate));
-  if (!r.gate.passed && r.gate.enforced) process.exitCode = EXIT_GATE;
+  settleGate(r.gate);
 }

@@ -14,7 +14,14 @@ export const EXIT_USAGE = 2;
 
 export function installPipeGuards(): void {
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    if (e.code === 'EPIPE') {
+      // The reader left (`| head`): stop, but what the run still owes (the gate's verdict and
+      // exit code, gate-exit.ts) is said first.
+      const owed = closedStdoutHook;
+      closedStdoutHook = null;
+      owed?.();
+      process.exit(process.exitCode ?? 0);
+    }
     // Any other write failure (disk full, a closed terminal): one line, no stack trace.
     diag(`cannot write output: ${e.code ?? e.message}`);
     process.exit(2);
@@ -58,6 +65,13 @@ function removeTemps(): void {
     }
   }
   pendingTemps.clear();
+}
+
+let closedStdoutHook: (() => void) | null = null;
+
+/** What to do before exiting when stdout's reader goes away (null: nothing). */
+export function onClosedStdout(hook: (() => void) | null): void {
+  closedStdoutHook = hook;
 }
 
 /** Writes text to stdout and waits until it is flushed (or the pipe closed). */

@@ -8,9 +8,9 @@ import { MergeRefusal, ReportMerger } from '../merge/merge.js';
 import { InputUsageError } from '../input/sources.js';
 import { safeText } from '../formatters/safe.js';
 import { guarded } from './options.js';
-import { diag, EXIT_GATE } from './io.js';
+
 import { EXIT_CODES } from './help.js';
-import { gateVerdict } from '../formatters/gate-text.js';
+import { armGate, settleGate } from './gate-exit.js';
 import { checkOutputs, openOutput } from './outputs.js';
 import { readReportFile, reportFilesFrom } from './report-file.js';
 
@@ -46,6 +46,7 @@ async function runMerge(a: MergeArgs): Promise<void> {
     throw e;
   }
   const merged = m.finish();
+  armGate(merged.gate);
   // Written in pieces (same bytes as -f json): the text of a merged report is never held whole.
   if (a.output) {
     const out = await openOutput(a.output);
@@ -56,7 +57,5 @@ async function runMerge(a: MergeArgs): Promise<void> {
       await out.abort();
     }
   } else await writeJsonStream(merged, process.stdout);
-  // As analyze: the verdict on stderr whatever the report's destination (docs/ci.md).
-  diag(gateVerdict(merged.gate));
-  if (!merged.gate.passed && merged.gate.enforced) process.exitCode = EXIT_GATE;
+  settleGate(merged.gate);
 }

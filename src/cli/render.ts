@@ -16,9 +16,9 @@ import { makeChalk } from './color.js';
 import { guarded } from './options.js';
 import { gateOptions, gateOptionsFrom, type GateArgs } from './gate-options.js';
 import { outputList, reportOutputOptions, reportTargetsFrom, writeReports, writeStepSummary, type ReportOutputArgs } from './report-outputs.js';
-import { diag, EXIT_GATE, writeStdout } from './io.js';
+import { writeStdout } from './io.js';
 import { abortAll, checkOutputs, openOutputs, writeOutput } from './outputs.js';
-import { gateVerdict } from '../formatters/gate-text.js';
+import { armGate, settleGate } from './gate-exit.js';
 import { tableWidth, wideOption } from './width.js';
 import { DEFAULT_GATE, EXIT_CODES } from './help.js';
 import { readReportFile } from './report-file.js';
@@ -77,6 +77,7 @@ async function runRender(a: RenderArgs): Promise<void> {
     const base = await loadBaseline(a);
     const saved = regate(await readReportFile(String(a.report_file)), a);
     const report = applyBaseline(saved, base, a, gateGiven(a) ? gateOptionsFrom(a) : saved.run ? gateOptionsOf(saved.run.gate) : {});
+    armGate(report.gate);
     const cwd = process.cwd();
     const toTTY = !a.output && process.stdout.isTTY === true;
     const chalk = makeChalk({ color: a.color, env: process.env, isTTY: toTTY });
@@ -87,9 +88,7 @@ async function runRender(a: RenderArgs): Promise<void> {
     if (a.stepSummary) await writeStepSummary(report, process.env, plain);
     if (main) await writeOutput(main, text);
     else await writeStdout(text);
-    // As analyze: the verdict on stderr whatever the report's destination (docs/ci.md).
-    diag(gateVerdict(report.gate));
-    if (!report.gate.passed && report.gate.enforced) process.exitCode = EXIT_GATE;
+    settleGate(report.gate);
   } finally {
     await abortAll(outs);
   }

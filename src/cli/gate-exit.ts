@@ -1,0 +1,20 @@
+/**
+ * The gate's last word (docs/ci.md): one verdict line on stderr and the exit code, whatever the
+ * report's destination — also when the reader of stdout goes away early (`| head`), which ends
+ * the run at once but must not turn a failed gate into exit 0.
+ */
+import type { Gate } from '../report/gate.js';
+import { gateVerdict } from '../formatters/gate-text.js';
+import { diag, EXIT_GATE, onClosedStdout } from './io.js';
+
+/** Arms the verdict for a closed stdout; call before the report is written. */
+export function armGate(gate: Gate): void {
+  onClosedStdout(() => settleGate(gate));
+}
+
+/** Prints the verdict and sets the exit code (once). */
+export function settleGate(gate: Gate): void {
+  onClosedStdout(null);
+  diag(gateVerdict(gate));
+  if (!gate.passed && gate.enforced) process.exitCode = EXIT_GATE;
+}

@@ -56,7 +56,7 @@ async function runAnalyze(a: AnalyzeArgs): Promise<void> {
   const targets = reportTargetsFrom(a);
   if (a.output && targets.some((t) => path.resolve(t.file) === path.resolve(a.output!))) throw new InputUsageError(`--output ${a.output} is also a --report file`);
   // Outputs are checked (not an input, not a directory) and opened before the capture is read.
-  await checkOutputs(outputList(a.output, targets), opts, !a.output);
+  await checkOutputs(outputList(a.output, targets, a), { ...opts, others: a.baseline ? [String(a.baseline)] : [] }, !a.output);
   const outs = await openOutputs([...(a.output ? [a.output] : []), ...targets.map((t) => t.file)]);
   try {
     if (a.timeline || needsTimeline([a.format, ...targets.map((t) => t.format)])) opts.timeline = true;

@@ -42,6 +42,10 @@ export function buildCli(argv: string[]) {
   for (const c of COMMANDS) y = y.command(recording(c, known));
   return y
     .demandCommand(1, 'name a command')
+    // `-o -`: the main output goes to stdout, as without -o.
+    .middleware((argv) => {
+      if (argv.output === '-') delete argv.output;
+    })
     .epilog(EXIT_CODES)
     .fail((msg, err) => {
       if (err) {

@@ -16,7 +16,8 @@ if (args.length === 1 && args[0] === '--version') {
   installPipeGuards();
   // yargs drops a lone `-` (stdin) positional: it travels as STDIN_TOKEN and is mapped back in options.ts.
   try {
-    await buildCli(args.map((a) => (a === '-' ? STDIN_TOKEN : a))).parseAsync();
+    // `-o -` is stdout, as usual: that `-` is an output, not stdin.
+    await buildCli(args.map((a, i) => (a === '-' && args[i - 1] !== '-o' && args[i - 1] !== '--output' ? STDIN_TOKEN : a))).parseAsync();
   } catch (e) {
     // An unexpected error (a bug): its message and stack may echo capture or argument text, so it
     // reaches stderr through the one safe-text choke point like every other message. Exit code 1,

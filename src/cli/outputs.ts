@@ -18,6 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { rawArgument, resolveSources, type Source } from '../input/sources.js';
 import { displayArg, pendingTemps, trackTemp } from './io.js';
 import { blockingOpen } from '../input/blocking.js';
+import { profileNames } from '../profiles/index.js';
 
 /** A failure to write an output: one line on stderr, exit 2. */
 export class OutputError extends Error {
@@ -53,6 +54,10 @@ export interface InputArgsLists {
   inputs: readonly string[];
   caller?: readonly string[];
   upstream?: readonly string[];
+  /** `--profile`: its entries that are not built-in names are profile files, read too. */
+  profile?: string;
+  /** Other files the run reads (a `--baseline` report). */
+  others?: readonly string[];
 }
 
 /**
@@ -101,6 +106,13 @@ export async function checkOutputs(
         if (s) ids.set(idOf(s), f.path);
       }
     }
+  }
+  // Files read besides the captures: custom profile files, a baseline report.
+  const builtIn = new Set(profileNames());
+  const extra = [...(inputs.others ?? []), ...(inputs.profile ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '' && !builtIn.has(p))];
+  for (const f of extra) {
+    const s = await statOrNull(osPath(f));
+    if (s?.isFile()) ids.set(idOf(s), f);
   }
   if (stdoutId !== null && ids.has(stdoutId)) {
     throw new OutputError(`stdout is the same file as the input ${displayArg(ids.get(stdoutId)!)}: refusing to write into an input (use --output)`);

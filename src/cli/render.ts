@@ -71,7 +71,7 @@ async function runRender(a: RenderArgs): Promise<void> {
   if (a.output && targets.some((t) => path.resolve(t.file) === path.resolve(a.output!))) throw new InputUsageError(`--output ${a.output} is also a --report file`);
   // Outputs are checked (not the report read, not the baseline, not a directory) and opened first.
   const inputs = [String(a.report_file), ...(a.baseline ? [String(a.baseline)] : [])];
-  await checkOutputs(outputList(a.output, targets), { inputs }, !a.output);
+  await checkOutputs(outputList(a.output, targets, a), { inputs }, !a.output);
   const outs = await openOutputs([...(a.output ? [a.output] : []), ...targets.map((t) => t.file)]);
   try {
     const base = await loadBaseline(a);

@@ -56,9 +56,10 @@ export async function writeReports(report: Report, targets: readonly ReportTarge
   for (const [k, t] of targets.entries()) await writeOutput(outs[k]!, getFormatter(t.format).render(report, ctx));
 }
 
-/** The outputs of a run for `checkOutputs`: `--output` first, then each `--report`. */
-export function outputList(output: string | undefined, targets: readonly ReportTarget[]): { file: string; flag: string }[] {
-  return [...(output ? [{ file: output, flag: '--output ' }] : []), ...targets.map((t) => ({ file: t.file, flag: `--report ${t.format}=` }))];
+/** The outputs of a run for `checkOutputs`: `--output` first, then each `--report`, then the step summary it appends to. */
+export function outputList(output: string | undefined, targets: readonly ReportTarget[], a?: ReportOutputArgs, env: NodeJS.ProcessEnv = process.env): { file: string; flag: string }[] {
+  const summary = a?.stepSummary && env.GITHUB_STEP_SUMMARY ? [{ file: env.GITHUB_STEP_SUMMARY, flag: '--step-summary ($GITHUB_STEP_SUMMARY) ' }] : [];
+  return [...(output ? [{ file: output, flag: '--output ' }] : []), ...targets.map((t) => ({ file: t.file, flag: `--report ${t.format}=` })), ...summary];
 }
 
 /** Appends the Markdown summary to $GITHUB_STEP_SUMMARY; says so on stderr when it is not set. */

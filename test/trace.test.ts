@@ -97,3 +97,23 @@ describe('callpair trace (CLI)', () => {
     for (const line of r.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(w);
   });
 });
+
+describe('trace on a JSON-RPC batch line (several records share one path:line)', () => {
+  const file = fixture('real/jsonrpc-spec/examples.jsonl');
+  it('each call has its own request, id and shadows; findings go to the call they name; no internal key is shown', async () => {
+    const r = await runCli(['trace', `${file}:9`, '-f', 'json']);
+    expect(r.code).toBe(0);
+    const t = JSON.parse(r.stdout) as { calls: Array<{ id: string | null; fifo: { crossed: boolean | null } | null; findings: Array<{ code: string; message: string }> }> };
+    expect(t.calls.map((c) => c.id)).toEqual(['"1"', '"2"', null, '"5"', '"9"']);
+    expect(r.stdout).not.toMatch(/"(s|n|null):[^"]*"/);
+    // analyze's CROSSED_PAIR findings name the terminals "5" and "9" — and trace puts them there.
+    expect(t.calls.map((c) => c.findings.filter((f) => f.code === 'CROSSED_PAIR').length)).toEqual([0, 0, 0, 2, 2]);
+    expect(t.calls[3]!.fifo?.crossed).toBe(true);
+  });
+
+  it('looks a string id up as it is shown ("9"), and refuses nothing that is shown', async () => {
+    const r = await runCli(['trace', '"9"', file, '-f', 'json']);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { calls: Array<{ id: string }> }).calls.map((c) => c.id)).toEqual(['"9"']);
+  });
+});

@@ -149,7 +149,9 @@ export function makeEvent(spec: ChannelSpec, d: EventDraft, sink: FindingSink): 
     time: inRange(d.time, 'time', 'time', where, sink),
     caller: d.caller !== null ? clipText(d.caller) : d.role === 'terminal' ? UNSTATED_CALLER : DEFAULT_CALLER,
     attrs,
-    loc: d.loc,
+    // Its own Loc object: the records of one line (a JSON-RPC batch) share a path:line, and trace
+    // tells their events apart by identity (src/trace/trace.ts).
+    loc: { path: d.loc.path, line: d.loc.line },
   };
   if (idLabel !== undefined && spec.idKind === 'protocol') ev.idLabel = idLabel;
   if (d.caller === null) ev.callerUnstated = true;

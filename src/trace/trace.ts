@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { analyze, type AnalyzeOptions } from '../analyze.js';
-import type { CallEvent, CallSide, ChannelSpec, Confidence, Loc, Method, ShadowPairRecord } from '../model.js';
+import { shownId, type CallEvent, type CallSide, type ChannelSpec, type Confidence, type Loc, type Method, type ShadowPairRecord } from '../model.js';
 import type { Finding } from '../report/findings.js';
 import { findingMessage } from '../report/messages.js';
 import { checkCorrelationId } from '../profiles/ids.js';
@@ -98,6 +98,8 @@ export function parseTarget(text: string, inputs: readonly string[], exists: (p:
     const abs = path.resolve(p);
     if (exists(p) || inputs.some((i) => path.resolve(i) === abs)) return { kind: 'location', path: p, line: Number(m[2]) };
   }
+  // A JSON-RPC string id as it is shown (docs/pairing.md, "How ids are shown"): `"9"`.
+  if (/^"[A-Za-z0-9_.:-]{1,128}"$/.test(text)) return { kind: 'id', id: text };
   // An invalid id follows the id rule (docs/guarantees.md): never echoed, only its reason, length and hash.
   const c = checkCorrelationId('ID', text);
   if (c.kind !== 'valid') {
@@ -120,6 +122,23 @@ interface Pending {
 }
 
 const key = (l: Loc) => `${path.resolve(l.path)}\u0000${l.line}`;
+
+/**
+ * One event's own key: several records of one line (a JSON-RPC batch) share its `path:line`, but
+ * each event has its own Loc object (profiles/event.ts), which the engine's records keep.
+ */
+function eventKeys(): { key: (l: Loc) => string; known: (l: Loc) => boolean } {
+  const ids = new WeakMap<Loc, string>();
+  let serial = 0;
+  return {
+    key: (l) => {
+      let k = ids.get(l);
+      if (k === undefined) ids.set(l, (k = `#${++serial}`));
+      return k;
+    },
+    known: (l) => ids.has(l),
+  };
+}
 
 function traceEvent(ev: CallEvent | CallSide): TraceEvent {
   return {
@@ -144,8 +163,11 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
   const target = opts.target;
   const maxCalls = opts.maxCalls ?? 20;
   const targetKey = target.kind === 'location' ? key(target) : null;
+  const { key: ek, known } = eventKeys();
   const matchesEv = (ev: { loc: Loc; id: string | null; idLabel?: string }) =>
-    target.kind === 'id' ? ev.id === target.id || ev.idLabel === target.id : key(ev.loc) === targetKey;
+    target.kind === 'id'
+      ? ev.id === target.id || ev.idLabel === target.id || (ev.idLabel?.startsWith(`${target.id} (`) ?? false) // `9 (client)`: a direction after the id
+      : key(ev.loc) === targetKey;
 
   const specs = new Map<string, ChannelSpec>();
   // The open requests per channel/scope, mirrored from the events and the pass's pairs and orphans.
@@ -160,6 +182,9 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
   const byTerminal = new Map<string, Pending>();
   const byRequest = new Map<string, Pending>();
 
+  // By path:line too, for findings whose locations are copies (the first call at a line wins).
+  const byTerminalAt = new Map<string, Pending>();
+  const byRequestAt = new Map<string, Pending>();
   const keep = (call: TraceCall, requestKey: string | null, terminalKey: string | null) => {
     if (calls.length >= maxCalls) {
       omitted++;
@@ -169,6 +194,8 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
     calls.push(p);
     if (terminalKey) byTerminal.set(terminalKey, p);
     if (requestKey) byRequest.set(requestKey, p);
+    if (call.terminal && !byTerminalAt.has(key(call.terminal.loc))) byTerminalAt.set(key(call.terminal.loc), p);
+    if (call.request && !byRequestAt.has(key(call.request.loc))) byRequestAt.set(key(call.request.loc), p);
   };
 
   const blank = (channel: string, scope: string, id: string | null, outcome: TraceCall['outcome']): TraceCall => ({
@@ -193,18 +220,18 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
   const openList = (m: Map<string, OpenEntry> | null, takenKey: string | null) => {
     const all = m ? [...m.values()] : [];
     return {
-      open: all.slice(0, MAX_OPEN_LISTED).map((o) => ({ loc: o.ev.loc, caller: o.ev.caller, id: o.ev.idLabel ?? o.ev.id, taken: key(o.ev.loc) === takenKey })),
+      open: all.slice(0, MAX_OPEN_LISTED).map((o) => ({ loc: o.ev.loc, caller: o.ev.caller, id: shownId(o.ev), taken: ek(o.ev.loc) === takenKey })),
       omitted: Math.max(0, all.length - MAX_OPEN_LISTED),
     };
   };
 
-  const labelOf = (ev: CallEvent) => ev.idLabel ?? ev.id;
+  const labelOf = (ev: CallEvent) => shownId(ev);
   // What the engine reported about the current terminal before its pair (shadows, findings).
   let curShadows: ShadowPairRecord[] = [];
   let curFindings: Finding[] = [];
   /** Attaches a shadow to the call whose terminal it is; false when no kept call has that terminal. */
   const onShadow = (s: ShadowPairRecord): boolean => {
-    const p = byTerminal.get(key(s.terminal.loc));
+    const p = byTerminal.get(ek(s.terminal.loc));
     if (!p) return false;
     const sh: TraceShadow = { request: s.request ? { ...s.request.loc, caller: s.request.caller } : null, crossed: s.crossed };
     if (s.shadow === 'fifo') p.call.fifo = sh;
@@ -215,7 +242,9 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
   const onFound = (f: Finding): boolean => {
     const first = f.locations[0];
     if (!first) return false;
-    const p = byTerminal.get(key(first)) ?? byRequest.get(key(first));
+    // An event's own location (the engine's findings): by identity. A copy (a profile's finding
+    // about a line): the first kept call at that line.
+    const p = known(first) ? (byTerminal.get(ek(first)) ?? byRequest.get(ek(first))) : (byTerminalAt.get(key(first)) ?? byRequestAt.get(key(first)));
     if (!p) return false;
     p.call.findings.push({ code: f.code, severity: f.severity, message: findingMessage(f), locations: f.locations });
     return true;
@@ -228,12 +257,13 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
       opts.onChannels?.(s);
     },
     onEvent: (ev) => {
+      ek(ev.loc); // known from now on: findings that name this event find it by identity
       const sk = scopeKey(ev.channel, ev.scope);
       let m = open.get(sk);
       if (ev.role === 'request') {
         if (!m) open.set(sk, (m = new Map()));
-        m.set(key(ev.loc), { ev, interims: [] });
-        if (matchesEv(ev)) wanted.add(key(ev.loc));
+        m.set(ek(ev.loc), { ev, interims: [] });
+        if (matchesEv(ev)) wanted.add(ek(ev.loc));
       } else if (ev.role === 'interim') {
         // Attributed as the engine does: the oldest open request with its id, else the only open one.
         let to: OpenEntry | undefined;
@@ -242,7 +272,7 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
           else if (m.size === 1) to = m.values().next().value;
         }
         if (to && to.interims.length < MAX_INTERIMS) to.interims.push(ev);
-        if (to && matchesEv(ev)) wanted.add(key(to.ev.loc));
+        if (to && matchesEv(ev)) wanted.add(ek(to.ev.loc));
       } else {
         openAtTerminal = m ?? null;
         terminalEv = ev;
@@ -255,11 +285,11 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
     onPair: (p) => {
       const sk = scopeKey(p.channel, p.scope);
       const m = open.get(sk);
-      const rk = key(p.request.loc);
+      const rk = ek(p.request.loc);
       const entry = m?.get(rk);
-      const hit = wanted.has(rk) || (terminalEv !== null && key(terminalEv.loc) === key(p.terminal.loc) && matchesEv(terminalEv));
+      const hit = wanted.has(rk) || (terminalEv !== null && ek(terminalEv.loc) === ek(p.terminal.loc) && matchesEv(terminalEv));
       if (hit) {
-        const call = blank(p.channel, p.scope, entry ? labelOf(entry.ev) : p.request.id ?? p.terminal.id, 'paired');
+        const call = blank(p.channel, p.scope, entry ? labelOf(entry.ev) : shownId(p.request) ?? shownId(p.terminal), 'paired');
         call.request = traceEvent(p.request);
         call.interims = (entry?.interims ?? []).map(traceEvent);
         call.terminal = traceEvent(p.terminal);
@@ -270,7 +300,7 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
         const ol = openList(openAtTerminal, rk);
         call.open = ol.open;
         call.openOmitted = ol.omitted;
-        keep(call, rk, key(p.terminal.loc));
+        keep(call, rk, ek(p.terminal.loc));
         // The engine reports the terminal's shadows and findings before its pair: attach them now.
         for (const sh of curShadows) onShadow(sh);
         for (const f of curFindings) onFound(f);
@@ -283,10 +313,10 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
     onOrphanRequest: (o) => {
       const sk = scopeKey(o.channel, o.scope);
       const m = open.get(sk);
-      const rk = key(o.request.loc);
+      const rk = ek(o.request.loc);
       const entry = m?.get(rk);
       if (wanted.has(rk)) {
-        const call = blank(o.channel, o.scope, entry ? labelOf(entry.ev) : o.request.id, 'orphan-request');
+        const call = blank(o.channel, o.scope, entry ? labelOf(entry.ev) : shownId(o.request), 'orphan-request');
         call.request = traceEvent(o.request);
         call.interims = (entry?.interims ?? []).map(traceEvent);
         call.why =
@@ -302,7 +332,7 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
     },
     onOrphanResponse: (o) => {
       const t = terminalEv;
-      if (t && key(t.loc) === key(o.terminal.loc) && matchesEv(t)) {
+      if (t && ek(t.loc) === ek(o.terminal.loc) && matchesEv(t)) {
         const call = blank(o.channel, o.scope, labelOf(t), 'orphan-response');
         call.terminal = traceEvent(o.terminal);
         call.why =
@@ -314,23 +344,23 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
         const ol = openList(openAtTerminal, null);
         call.open = ol.open;
         call.openOmitted = ol.omitted;
-        keep(call, null, key(o.terminal.loc));
+        keep(call, null, ek(o.terminal.loc));
       }
       opts.onOrphanResponse?.(o);
     },
     onShadowPair: (s) => {
-      if (!onShadow(s) && terminalEv && key(terminalEv.loc) === key(s.terminal.loc)) curShadows.push(s);
+      if (!onShadow(s) && terminalEv && ek(terminalEv.loc) === ek(s.terminal.loc)) curShadows.push(s);
       opts.onShadowPair?.(s);
     },
     onFinding: (f: Finding) => {
       const first = f.locations[0];
       if (!onFound(f) && first) {
-        if (terminalEv && key(terminalEv.loc) === key(first)) {
+        if (terminalEv && (terminalEv.loc === first || (!known(first) && key(terminalEv.loc) === key(first)))) {
           if (f.code === 'DUPLICATE_TERMINAL' && matchesEv(terminalEv)) {
             const call = blank(f.channel ?? '', f.scope ?? '', labelOf(terminalEv), 'duplicate-terminal');
             call.terminal = traceEvent(terminalEv);
             call.why = 'nothing took it: a second terminal for a call already closed';
-            keep(call, null, key(first));
+            keep(call, null, ek(terminalEv.loc));
             onFound(f);
           } else curFindings.push(f);
         }

@@ -23,7 +23,7 @@ export const pairsCommand: CommandModule = {
   builder: (y) =>
     inputOptions(y)
       .option('output', { alias: 'o', type: 'string', describe: 'write to FILE instead of stdout' })
-      .example('$0 pairs c.jsonl | jq -r \'select(.type == "orphan") | .at\'', 'where the orphans are')
+      .example('$0 pairs c.jsonl | jq -r \'select(.type == "orphan") | .location\'', 'where the orphans are')
       .example('$0 pairs captures/ -o pairs.ndjson', 'every call and orphan, for DuckDB or a spreadsheet')
       .epilog(EXIT_CODES),
   handler: (args) => guarded(() => runPairs(args as unknown as PairsArgs)),

@@ -57,3 +57,14 @@ describe('nothing matched never passes quietly', () => {
     expect(unmatched.map((f: { data: { path: string } }) => path.basename(f.data.path))).toEqual(['schema.json']);
   });
 });
+
+describe('compare and pairs: nothing matched never passes quietly', () => {
+  it.each(['compare', 'pairs'])('%s: one line on stderr, exit 1; --allow-empty: exit 0', async (cmd) => {
+    const input = fixture('real/openai-batch/batchinput.jsonl');
+    const r = await runCli([cmd, '--profile', 'jsonrpc', input]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^callpair: no call events: .*matched profile jsonrpc/m);
+    const ok = await runCli([cmd, '--profile', 'jsonrpc', '--allow-empty', input]);
+    expect(ok.code).toBe(0);
+  });
+});

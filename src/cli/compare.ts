@@ -3,7 +3,8 @@
  * and per-caller attribution under each.
  */
 import type { CommandModule } from 'yargs';
-import { compare } from '../compare/compare.js';
+import { compareWithReport } from '../compare/compare.js';
+import { settleEmpty } from './gate-exit.js';
 import { COMPARE_FORMAT_NAMES, renderCompare, type CompareFormatName } from '../formatters/index.js';
 import { InputUsageError } from '../input/sources.js';
 import { makeChalk } from './color.js';
@@ -45,12 +46,13 @@ async function runCompare(a: CompareArgs): Promise<void> {
   await checkOutputs(a.output ? [{ file: a.output, flag: '--output ' }] : [], opts, !a.output);
   const out = a.output ? await openOutput(a.output) : null;
   try {
-    const result = await compare({ ...opts, maxCallers: a.maxCallers });
+    const { compare: result, report } = await compareWithReport({ ...opts, maxCallers: a.maxCallers });
     const toTTY = !a.output && process.stdout.isTTY === true;
     const chalk = makeChalk({ color: a.color, env: process.env, isTTY: toTTY });
     const text = renderCompare(result, a.format as CompareFormatName, { chalk, width: tableWidth(a) });
     if (out) await writeOutput(out, text);
     else await writeStdout(text);
+    settleEmpty(report);
   } finally {
     await out?.abort();
   }

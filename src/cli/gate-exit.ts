@@ -4,6 +4,8 @@
  * the run at once but must not turn a failed gate into exit 0.
  */
 import type { Gate } from '../report/gate.js';
+import type { Report } from '../report/report.js';
+import { findingMessage } from '../report/messages.js';
 import { gateVerdict } from '../formatters/gate-text.js';
 import { diag, EXIT_GATE, onClosedStdout } from './io.js';
 
@@ -17,4 +19,15 @@ export function settleGate(gate: Gate): void {
   onClosedStdout(null);
   diag(gateVerdict(gate));
   if (!gate.passed && gate.enforced) process.exitCode = EXIT_GATE;
+}
+
+/**
+ * `compare` and `pairs` have no gate, but nothing matched never passes quietly (docs/profiles.md):
+ * the NO_CALL_EVENTS finding is one line on stderr and exit 1, as analyze's default gate gives.
+ */
+export function settleEmpty(report: Report): void {
+  const f = report.findings.find((x) => x.code === 'NO_CALL_EVENTS');
+  if (!f) return;
+  diag(findingMessage(f));
+  process.exitCode = EXIT_GATE;
 }

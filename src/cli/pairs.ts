@@ -5,6 +5,7 @@
  */
 import type { CommandModule } from 'yargs';
 import { pairs } from '../compare/pairs.js';
+import { settleEmpty } from './gate-exit.js';
 import { PAIRS_FORMATTERS } from '../formatters/index.js';
 import { InputUsageError } from '../input/sources.js';
 import type { AnalyzeOptions } from '../analyze.js';
@@ -89,7 +90,7 @@ async function writePairs(opts: AnalyzeOptions, file: OutputFile | null): Promis
     });
   };
 
-  await pairs({
+  const report = await pairs({
     ...opts,
     onLine: (line) => {
       const t = format.line(line);
@@ -103,4 +104,5 @@ async function writePairs(opts: AnalyzeOptions, file: OutputFile | null): Promis
   await waitDrain();
   // A write failure (no space, /dev/full) ends the run with one line and exit 2.
   if (file?.error()) throw outputError(file.file, file.error());
+  settleEmpty(report);
 }

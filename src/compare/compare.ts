@@ -190,10 +190,12 @@ class CountsAcc {
   shadow(r: ShadowPairRecord): void {
     const st = this.s[r.shadow];
     if (r.shadow === 'fifo') this.terminals++;
+    // Crossed as analyze counts it (docs/pairing.md): an id-paired terminal the strategy gives to
+    // another request, or to none at all (it would leave it unpaired).
+    if (r.crossed === true) st.crossed!++;
     if (r.request === null) st.orphanResponses++;
     else {
       st.pairs++;
-      if (r.crossed === true) st.crossed!++;
       if (r.crossed === null && r.inFlight > 1) st.atRisk++;
     }
   }

@@ -122,9 +122,9 @@ function channelBlocks(ch: CompareChannel): Block[] {
     });
   }
 
-  // Crossed = FIFO gave the terminal another request (a terminal FIFO leaves unpaired is an orphan
-  // response under FIFO, counted in its row), so the listed examples are those, within the count.
-  const fifoCrossed = meaningless ? [] : ch.crossedExamples.filter((x) => x.shadow === 'fifo' && x.shadowRequest !== null).slice(0, ch.strategies.fifo.crossed ?? 0);
+  // Crossed = FIFO gave the id-paired terminal another request or none (then it is also an orphan
+  // response under FIFO), as analyze counts CROSSED_PAIR.
+  const fifoCrossed = meaningless ? [] : ch.crossedExamples.filter((x) => x.shadow === 'fifo').slice(0, ch.strategies.fifo.crossed ?? 0);
   if (fifoCrossed.length > 0) {
     out.push({ kind: 'text', text: `Crossed by FIFO (first ${fifoCrossed.length} of ${ch.strategies.fifo.crossed}):` });
     out.push({

@@ -58,7 +58,7 @@ export function callerHandler(run: AssayRun, ctx: ProfileContext): RecordHandler
       );
       // The proxy forwards the caller's line verbatim: its arrival carries the same _meta and id.
       const arrivalKey = call.corrId ?? call.rpcKey;
-      if (arrivalKey !== null) run.chain.set(loc, arrivalKey);
+      if (arrivalKey !== null) run.chain.set(ev.loc, arrivalKey); // keyed by the event's own Loc (profiles/event.ts)
       ctx.emit(ev);
       return 'used';
     },

@@ -8,10 +8,10 @@ import { MergeRefusal, ReportMerger } from '../merge/merge.js';
 import { InputUsageError } from '../input/sources.js';
 import { safeText } from '../formatters/safe.js';
 import { guarded } from './options.js';
-
+import { displayArg } from './io.js';
 import { EXIT_CODES } from './help.js';
 import { armGate, settleGate } from './gate-exit.js';
-import { checkOutputs, openOutput } from './outputs.js';
+import { checkOutputs, openOutput, sameFileTwice } from './outputs.js';
 import { readReportFile, reportFilesFrom } from './report-file.js';
 
 interface MergeArgs {
@@ -36,6 +36,10 @@ async function runMerge(a: MergeArgs): Promise<void> {
   const files = await reportFilesFrom((a.reports ?? []).map(String));
   if (files.length === 0) throw new InputUsageError('no report given (files, or a directory of *.json reports)');
   if (Array.isArray(a.output)) throw new InputUsageError('--output given more than once');
+  // A report given twice (one name twice, a link, a directory holding a named file) would count its
+  // calls twice: refused before anything is read (docs/scale-out.md).
+  const twice = await sameFileTwice(files);
+  if (twice) throw new InputUsageError(`merge: ${displayArg(twice[0])} is the same file as ${displayArg(twice[1])}: a report given twice would be counted twice`);
   // The output is checked (not one of the reports merged, not a directory) before anything is read.
   await checkOutputs(a.output ? [{ file: a.output, flag: '--output ' }] : [], { inputs: files }, !a.output);
   const m = new ReportMerger();

@@ -49,6 +49,29 @@ async function statOrNull(p: string | Buffer): Promise<Stats | null> {
   }
 }
 
+/** A file's identity (device and inode): hard links, symlinks and other names of one file are equal. */
+export function fileId(s: Stats): string {
+  return `${s.dev}:${s.ino}`;
+}
+
+/**
+ * The first file named twice in `files` (the same device and inode under two names, or one name
+ * twice), as [the later name, the earlier one]; null when all differ. Files that cannot be stat'ed
+ * are left to their reader.
+ */
+export async function sameFileTwice(files: readonly string[]): Promise<[string, string] | null> {
+  const seen = new Map<string, string>();
+  for (const f of files) {
+    const s = await statOrNull(osPath(f));
+    if (!s?.isFile()) continue;
+    const id = fileId(s);
+    const other = seen.get(id);
+    if (other !== undefined) return [f, other];
+    seen.set(id, f);
+  }
+  return null;
+}
+
 /** Input arguments of a run, as given (paths, directories, globs, `-`). */
 export interface InputArgsLists {
   inputs: readonly string[];
@@ -82,7 +105,7 @@ export async function checkOutputs(
   }
   if (outputs.length === 0 && stdoutId === null) return;
   const ids = new Map<string, string>();
-  const idOf = (s: Stats) => `${s.dev}:${s.ino}`;
+  const idOf = fileId;
   const lists = [inputs.caller ?? [], inputs.inputs, inputs.upstream ?? []];
   for (const list of lists) {
     for (const arg of list) {

@@ -1,11 +1,15 @@
 /**
- * Reading a saved `callpair.report.v1` (merge, render, diff): one file at a time, so a merge of
- * thousands of shard reports holds one shard in memory besides the merged state.
+ * Reading a saved `callpair.report.v1` (merge, render, diff, `analyze --baseline`): one file at a
+ * time, so a merge of thousands of shard reports holds one shard in memory besides the merged
+ * state. A report is input, possibly hostile (a CI artifact from another job): every report read
+ * here is validated (src/report/validate.ts; docs/report.md, "Reading a saved report") before any
+ * command sees it, and one that fails is refused with its first problem — one line, exit 2.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InputUsageError } from '../input/sources.js';
 import { REPORT_SCHEMA, type Report } from '../report/report.js';
+import { reportProblem } from '../report/validate.js';
 import { safeText } from '../formatters/safe.js';
 import { STDIN_TOKEN } from './options.js';
 
@@ -25,6 +29,8 @@ export async function readReportFile(file: string): Promise<Report> {
   }
   if (r === null || typeof r !== 'object' || (r as { schema?: unknown }).schema !== REPORT_SCHEMA)
     throw new InputUsageError(`${safeText(file, 200)} is not a ${REPORT_SCHEMA} report`);
+  const problem = reportProblem(r);
+  if (problem !== null) throw new InputUsageError(`${safeText(file, 200)}: ${problem}`);
   return r as Report;
 }
 

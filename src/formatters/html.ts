@@ -139,7 +139,7 @@ function summary(r: Report): string {
   out.push('<h3>Gate</h3><table class="gate-checks"><thead><tr><th>check</th><th>limit</th><th>actual</th><th>result</th></tr></thead><tbody>');
   for (const c of r.gate.checks) {
     out.push(
-      `<tr><td>${esc(safeText(c.name))}</td><td class="n">${esc(String(c.limit))}</td><td class="n">${c.actual === null ? '—' : esc(String(c.actual))}</td><td class="${c.passed ? '' : 'bad'}">${c.passed ? 'passed' : 'failed'}</td></tr>`,
+      `<tr><td>${text(c.name)}</td><td class="n">${esc(String(c.limit))}</td><td class="n">${c.actual === null ? '—' : esc(String(c.actual))}</td><td class="${c.passed ? '' : 'bad'}">${c.passed ? 'passed' : 'failed'}</td></tr>`,
     );
   }
   out.push('</tbody></table>');
@@ -247,7 +247,7 @@ function timelineSection(t: TimelineReport | undefined): string {
     } else {
       out.push('<br><span class="note axis-order">No timestamps: the axis is input order (#n is the position of an event among this scope’s drawn events, as read), not time.</span>');
     }
-    if (s.omittedCalls) out.push(`<br><span class="note">${s.omittedCalls.count} call(s) of this scope not drawn: ${esc(s.omittedCalls.reason)}.</span>`);
+    if (s.omittedCalls) out.push(`<br><span class="note">${s.omittedCalls.count} call(s) of this scope not drawn: ${text(s.omittedCalls.reason, 200)}.</span>`);
     if (s.unlinkedCrossed > 0) out.push(`<br><span class="dim">${s.unlinkedCrossed} crossed pair(s) without a link: the request FIFO would have given them is not drawn.</span>`);
     out.push('</figcaption>');
     const svg = scopeSvg(s, i);

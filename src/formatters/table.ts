@@ -152,7 +152,7 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
       'Orphan responses (nothing could take them)',
       by('ORPHAN_RESPONSE'),
       count('ORPHAN_RESPONSE'),
-      (f) => (f.code === 'ORPHAN_RESPONSE' ? [loc(f.locations[0]), safeText(f.channel ?? ''), safeText(f.data.caller, 30), f.data.reason] : []),
+      (f) => (f.code === 'ORPHAN_RESPONSE' ? [loc(f.locations[0]), safeText(f.channel ?? ''), safeText(f.data.caller, 30), safeText(f.data.reason, 40)] : []),
       { head: ['terminal', 'channel', 'caller', 'reason'], drop: [1, 3] },
       chalk,
       width,

@@ -6,6 +6,7 @@
  * bytes. Reports are folded one at a time; memory holds the merged report, not the shards.
  */
 import { gateOptionsOf } from '../analyze.js';
+import { DEFAULT_MAX_HELD_SCOPES } from '../engine/engine.js';
 import { zeroCounts, type CountersSnapshot as Counters } from '../model/snapshot.js';
 import { counterTrouble, worstFirst } from '../report/worst-scopes.js';
 import type { LatencySketch } from '../stats/histogram.js';
@@ -63,8 +64,9 @@ export class ReportMerger {
   add(r: Report, label: string): void {
     this.check(r, label);
     this.count++;
-    this.inputs.push(...r.inputs);
-    for (const n of r.notes) this.notes.add(n);
+    for (const i of r.inputs) this.inputs.push(i); // not push(...): a shard may list more inputs than a call takes arguments
+    // The merge's own notes are recomputed from the merged counts (associative: a merge of merges says the same).
+    for (const n of r.notes) if (!n.startsWith(MERGE_NOTE_PREFIX)) this.notes.add(n);
     for (const [name, section] of Object.entries(r.records ?? {})) {
       let sum = this.records.get(name);
       if (!sum) this.records.set(name, (sum = {}));
@@ -171,6 +173,10 @@ export class ReportMerger {
         if (carried) split.set(k, carried.reports + s.reports - carried.inputs);
         else if (s.reports > 1) split.set(k, s.reports);
       }
+      // One run holds at most this many scopes per channel and folds the longest idle past it
+      // (SCOPES_FOLDED); the merge lists them all, so past it the merge is not that run (docs/scale-out.md).
+      const cap = Math.max(DEFAULT_MAX_HELD_SCOPES, run.maxScopes ?? 0);
+      if (acc.scopeCount > cap) this.notes.add(scopeCapNote(name, acc.scopeCount, cap));
       let omitted = 0;
       if (run.maxScopes !== null && acc.scopeCount > run.maxScopes) {
         // The single run's ranking (src/report/worst-scopes.ts): the top N of all shards is among their tops.
@@ -262,6 +268,14 @@ export class ReportMerger {
       mergeData,
     };
   }
+}
+
+/** Notes the merge writes itself start so (any such note in an input is dropped and recomputed). */
+export const MERGE_NOTE_PREFIX = 'merge: channel ';
+
+/** The note of a channel whose merged scopes exceed what one run holds (docs/scale-out.md, "Limits of exactness"). */
+export function scopeCapNote(channel: string, scopes: number, cap: number): string {
+  return `${MERGE_NOTE_PREFIX}${channel} has ${scopes} scopes over all shards, more than the ${cap} one run holds: one run over the same inputs would fold the longest idle into the channel's totals (SCOPES_FOLDED), so this merged report differs from it, and a scope split across shards is found only where the shards list it (docs/scale-out.md, limits of exactness)`;
 }
 
 /** Merges reports (library form of `callpair merge`). */

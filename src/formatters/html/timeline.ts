@@ -28,7 +28,7 @@ function tip(c: TimelineCall, axis: TimelineScope['axis']): string {
       ? `${c.confidence} pair by ${c.method}${c.crossed ? ' · FIFO crossed' : ''}`
       : c.kind === 'orphan-request'
         ? `orphan request (${c.reason === 'evicted' ? 'evicted while open' : 'never closed'})`
-        : `orphan response (${c.reason ?? 'nothing could take it'})`;
+        : `orphan response (${c.reason === null ? 'nothing could take it' : safeText(c.reason, 60)})`;
   lines.push(`caller ${safeText(c.caller, 80)} · ${what}`);
   if (c.request) lines.push(`request  ${locText(c.request.loc)}`);
   if (c.terminal) lines.push(`terminal ${locText(c.terminal.loc)}`);

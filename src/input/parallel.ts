@@ -9,7 +9,8 @@
  * in the same order, with the same line numbers as with `--jobs 1`: same report, byte for byte.
  */
 import { existsSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { workerThreads } from '../builtins.js';
 import type { LineLedger, LineSink } from './lines.js';
 import type { BatchIn, BatchOut, WorkerInit } from './parallel-protocol.js';
 import { BatchEvaluator } from './batch.js';
@@ -51,7 +52,7 @@ export class WorkerPool {
   start(): void {
     if (this.slots.length) return;
     for (let i = 0; i < this.size; i++) {
-      const worker = new Worker(workerUrl(), { workerData: this.init });
+      const worker = new (workerThreads().Worker)(workerUrl(), { workerData: this.init });
       const slot: Slot = { worker, pending: 0, ready: false };
       worker.on('message', (out: BatchOut | { ready: true }) => {
         if ('ready' in out) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../src/analyze.js';
-import { html, CSP } from '../src/formatters/html.js';
+import { html, csp } from '../src/formatters/html.js';
 import { fixture, writeCapture } from './helpers.js';
 import { HOSTILE, hostileLines } from './hostile.js';
 import { FORMAT_NAMES, needsTimeline } from '../src/formatters/index.js';
@@ -18,8 +18,8 @@ describe('html formatter', () => {
   it('is self-contained: a strict CSP, no script, no external reference', async () => {
     const r = await analyze({ inputs: [fixture('seed-trace.jsonl')], timeline: true });
     const page = html.render(r, ctx);
-    expect(page).toContain(`<meta http-equiv="Content-Security-Policy" content="${CSP}">`);
-    expect(CSP).toContain("default-src 'none'");
+    expect(page).toContain(`<meta http-equiv="Content-Security-Policy" content="${csp()}">`);
+    expect(csp()).toContain("default-src 'none'");
     expect(page).not.toMatch(/<script/i);
     expect(page).not.toMatch(/<link|@import|url\((?!#)/i);
     // The only URL is the SVG namespace (an identifier, never fetched).

@@ -31,7 +31,11 @@ function recording(cmd: CommandModule, known: Set<string>): CommandModule {
   };
 }
 
-export function buildCli(argv: string[]) {
+/**
+ * The CLI. `onRun`, for tests only, replaces every command's handler: it receives the parsed
+ * arguments instead of the command running (test/fast-path.test.ts compares them with the fast path's).
+ */
+export function buildCli(argv: string[], onRun?: (args: Record<string, unknown>) => void) {
   const known = new Set<string>(['help', 'version']);
   let y = yargs(argv)
     .scriptName('callpair')
@@ -39,7 +43,7 @@ export function buildCli(argv: string[]) {
     .strict()
     // Help text depends on no machine: a fixed width unless stdout is a terminal.
     .wrap(process.stdout.isTTY ? Math.min(110, process.stdout.columns || 100) : 100);
-  for (const c of COMMANDS) y = y.command(recording(c, known));
+  for (const c of COMMANDS) y = y.command(recording(onRun ? { ...c, handler: (a) => onRun(a as Record<string, unknown>) } : c, known));
   return y
     .demandCommand(1, 'name a command')
     // `-o -`: the main output goes to stdout, as without -o.

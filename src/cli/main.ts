@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 /**
  * The thin CLI: yargs commands → library calls, exit code, TTY/colour policy. Only this folder
- * touches `process`. `--version` is answered before anything else is loaded; the command tree
- * (yargs, the library, the formatters) is loaded only when a command runs — in the bundle
- * (scripts/bundle.mjs) it is a chunk of its own.
+ * touches `process`. `--version` is answered before anything else is loaded; a plain `analyze`
+ * run takes the fast path (fast-path.ts, no yargs), in the bundle one CommonJS file loaded with a V8
+ * code cache (fast-load.ts); the yargs command tree, a chunk of its own, is loaded for anything
+ * else (docs/performance.md#start-up).
  */
 import { VERSION } from '../version.js';
+import { loadFastPath } from './fast-load.js';
 
 const args = process.argv.slice(2);
 if (args.length === 1 && args[0] === '--version') {
   process.stdout.write(`${VERSION}\n`);
-} else {
+} else if (!(args[0] === 'analyze' && (await fastRun(args)))) {
   // Loaded only when needed: `--version` (and start-up in general) stays quick (docs/performance.md).
   const [{ buildCli }, { diag, installPipeGuards }, { STDIN_TOKEN }] = await Promise.all([import('./commands.js'), import('./io.js'), import('./options.js')]);
   installPipeGuards();
@@ -25,4 +27,14 @@ if (args.length === 1 && args[0] === '--version') {
     diag(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     process.exitCode = 1;
   }
+}
+
+/**
+ * A plain `analyze` run, without yargs (fast-path.ts); false when yargs must parse the arguments.
+ * The bundle's fast path is dist/cli/fast.cjs, loaded with its code cache (fast-load.ts); a plain
+ * `tsc` build has none and imports the module.
+ */
+async function fastRun(argv: string[]): Promise<boolean> {
+  const fast = loadFastPath(new URL('.', import.meta.url)) ?? (await import('./fast-main.js'));
+  return fast.runFast(argv);
 }

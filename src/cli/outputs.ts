@@ -14,7 +14,7 @@ import { fstatSync, type Stats, type WriteStream } from 'node:fs';
 import { mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { crypto } from '../builtins.js';
 import { rawArgument, resolveSources, type Source } from '../input/sources.js';
 import { displayArg, pendingTemps, trackTemp } from './io.js';
 import { blockingOpen } from '../input/blocking.js';
@@ -183,7 +183,7 @@ export async function openOutput(given: string): Promise<OutputFile> {
     if (!direct) {
       // Write beside the file a symlink names, so the rename replaces the file, not the link.
       if (existing) target = typeof fsFile === 'string' ? await realpath(fsFile) : await realpath(fsFile, 'buffer');
-      const tmpName = `.callpair-${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+      const tmpName = `.callpair-${process.pid}-${crypto().randomBytes(4).toString('hex')}.tmp`;
       if (typeof target === 'string') {
         const dir = path.dirname(path.resolve(target));
         await mkdir(dir, { recursive: true });

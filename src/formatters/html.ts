@@ -7,7 +7,7 @@
  * The timeline needs the report's optional `timeline` field (collected when `timeline: true` is
  * passed to analyze; the CLI does that whenever this format is asked for).
  */
-import { createHash } from 'node:crypto';
+import { crypto } from '../builtins.js';
 import type { ChannelReport, Report } from '../report/report.js';
 import { ARBITRARY_ORDER_TEXT, fifoMeaningless } from '../model.js';
 import { FINDING_CODES, SEVERITY_RANK, type Finding } from '../report/findings.js';
@@ -80,7 +80,11 @@ svg .pct-p99 line{stroke:var(--bad)}svg .pct-p99 text{fill:var(--bad)}svg .pct t
 `;
 
 /** Only this exact stylesheet may apply (by hash); no script, no fetch of any kind. */
-export const CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(CSS, 'utf8').digest('base64')}'; base-uri 'none'; form-action 'none'`;
+let cspText: string | undefined;
+/** The page's Content-Security-Policy: the stylesheet admitted by its hash. Computed on first use (start-up: no node:crypto for runs without html). */
+export function csp(): string {
+  return (cspText ??= `default-src 'none'; style-src 'sha256-${crypto().createHash('sha256').update(CSS, 'utf8').digest('base64')}'; base-uri 'none'; form-action 'none'`);
+}
 
 function cell(k: string, v: number | string, cls = 'n'): string {
   return `<td class="${cls}" data-k="${esc(k)}">${esc(String(v))}</td>`;
@@ -266,7 +270,7 @@ function render(r: Report): string {
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta http-equiv="Content-Security-Policy" content="${csp()}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>callpair report</title>

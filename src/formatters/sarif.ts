@@ -5,7 +5,7 @@
  * hash of code, path, line and the finding's data: no wall clock). The gate goes into the
  * invocation: its checks as properties, each failed check as an error notification.
  */
-import { createHash } from 'node:crypto';
+import { crypto } from '../builtins.js';
 import type { Finding, FindingCode, Severity } from '../report/findings.js';
 import { ALL_CODES, FINDING_CODES } from '../report/findings.js';
 import { CODE_DESCRIPTIONS } from '../report/code-descriptions.js';
@@ -36,7 +36,7 @@ function ruleName(code: FindingCode): string {
 export function fingerprint(f: Finding, uri: string | null): string {
   const l = f.locations[0];
   const stable = JSON.stringify([f.code, uri, l?.line ?? null, f.channel, f.scope, f.data]);
-  return createHash('sha256').update(stable).digest('hex').slice(0, 32);
+  return crypto().createHash('sha256').update(stable).digest('hex').slice(0, 32);
 }
 
 function physical(l: { path: string; line: number }, cwd: string) {

@@ -4,7 +4,7 @@
  * `keep`), with line numbers counted from 1 within the batch, and a SHA-256 of each record's bytes
  * (so every record of a file reaches the profiles the same way, whoever read it).
  */
-import { createHash } from 'node:crypto';
+import { crypto } from '../builtins.js';
 import { LineReader, type LineSink } from './lines.js';
 import type { SourceRule } from './classify.js';
 import type { BatchIn, BatchOut } from './parallel-protocol.js';
@@ -59,7 +59,7 @@ export class BatchEvaluator {
     this.sink = {
       record: (value, line, raw) => {
         if (checkDepth && raw!.length >= 2 * MAX_SEND_DEPTH && deeperThan(value, MAX_SEND_DEPTH)) this.tooDeep = true;
-        this.items.push(line, value, createHash('sha256').update(raw!).digest('base64'));
+        this.items.push(line, value, crypto().createHash('sha256').update(raw!).digest('base64'));
       },
       malformed: (line, reason, bytes) => {
         this.items.push(-line, reason, bytes);

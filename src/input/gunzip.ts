@@ -8,7 +8,7 @@
  * its deflate data goes through an InflateRaw, whose `bytesWritten` is the compressed bytes it
  * consumed (the member's end).
  */
-import { createInflateRaw, crc32 } from 'node:zlib';
+import { zlib } from '../builtins.js';
 
 /** Bytes pulled from an async iterator on demand, with the absolute offset of the first one. */
 export class ByteSource {
@@ -124,7 +124,7 @@ export async function* gunzipMembers(src: ByteSource, fault: { value: GzipFault 
     }
     while (src.offset < memberAt + headerLen) src.take(memberAt + headerLen - src.offset);
 
-    const z = createInflateRaw({ chunkSize: 256 * 1024 });
+    const z = zlib().createInflateRaw({ chunkSize: 256 * 1024 });
     const out: Buffer[] = [];
     let ended = false;
     let error: Error | null = null;
@@ -132,7 +132,7 @@ export async function* gunzipMembers(src: ByteSource, fault: { value: GzipFault 
     let size = 0;
     z.on('data', (b: Buffer) => {
       out.push(b);
-      crc = crc32(b, crc);
+      crc = zlib().crc32(b, crc);
       size += b.length;
     });
     z.on('end', () => (ended = true));

@@ -9,7 +9,8 @@
  * in the same order, with the same line numbers as with `--jobs 1`: same report, byte for byte.
  */
 import { existsSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { workerThreads } from '../builtins.js';
 import type { LineLedger, LineSink } from './lines.js';
 import type { BatchIn, BatchOut, WorkerInit } from './parallel-protocol.js';
 import { BatchEvaluator } from './batch.js';
@@ -23,9 +24,14 @@ export class ReaderWorkerError extends Error {
 }
 
 function workerUrl(): URL {
-  const u = new URL('./worker.js', import.meta.url);
-  // Under a TypeScript test runner this file is src/input/parallel.ts: use the built worker.
-  return existsSync(u) ? u : new URL('../../dist/input/worker.js', import.meta.url);
+  // Beside this file (tsc's dist/input/); beside the bundle when this code sits in one of its
+  // chunks (dist/cli/chunks/ → dist/cli/worker.js); under a TypeScript test runner this file is
+  // src/input/parallel.ts: the built worker.
+  for (const rel of ['./worker.js', '../worker.js', '../../dist/input/worker.js']) {
+    const u = new URL(rel, import.meta.url);
+    if (existsSync(u)) return u;
+  }
+  throw new ReaderWorkerError('the reader worker (worker.js) is missing from this build');
 }
 
 interface Slot {
@@ -51,7 +57,7 @@ export class WorkerPool {
   start(): void {
     if (this.slots.length) return;
     for (let i = 0; i < this.size; i++) {
-      const worker = new Worker(workerUrl(), { workerData: this.init });
+      const worker = new (workerThreads().Worker)(workerUrl(), { workerData: this.init });
       const slot: Slot = { worker, pending: 0, ready: false };
       worker.on('message', (out: BatchOut | { ready: true }) => {
         if ('ready' in out) {

@@ -11,7 +11,7 @@
  */
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { createGunzip } from 'node:zlib';
+import { zlib } from '../builtins.js';
 
 export type Sniffed = { kind: 'jsonl' } | { kind: 'json' } | { kind: 'unsupported'; what: string };
 
@@ -110,7 +110,7 @@ export async function fileContains(file: string | Buffer, needle: Buffer): Promi
     const { bytesRead } = await fh.read(head, 0, 2, 0);
     const raw = fh.createReadStream({ start: 0, autoClose: false });
     const gz = bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
-    const stream: NodeJS.ReadableStream = gz ? raw.pipe(createGunzip()) : raw;
+    const stream: NodeJS.ReadableStream = gz ? raw.pipe(zlib().createGunzip()) : raw;
     let tail: Buffer = Buffer.alloc(0);
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) {

@@ -6,7 +6,7 @@
  * whole string, so two different long strings never compare equal after clipping (signatures and
  * scopes stay exact up to a 48-bit hash).
  */
-import { createHash } from 'node:crypto';
+import { crypto } from '../builtins.js';
 
 /** Longest capture string kept in an event, in UTF-16 code units (before the marker). */
 export const MAX_KEPT_TEXT = 1024;
@@ -24,7 +24,7 @@ export function clipText(s: string, max = MAX_KEPT_TEXT): string {
   // Never split a surrogate pair.
   const c = s.charCodeAt(cut - 1);
   if (c >= 0xd800 && c <= 0xdbff) cut--;
-  const hash = createHash('sha256').update(s).digest('hex').slice(0, 12);
+  const hash = crypto().createHash('sha256').update(s).digest('hex').slice(0, 12);
   // A copy, not a slice: V8 slices keep the whole parent string alive (a 100 KB session id would
   // stay in memory for as long as its scope does). utf16le round-trips every code unit exactly.
   const head = Buffer.from(s.slice(0, cut), 'utf16le').toString('utf16le');

@@ -3,7 +3,7 @@
  * [A-Za-z0-9_-]. `null`, absent and "" mean no id. Anything else is invalid, and its value is
  * never kept: only a reason, a length and a SHA-256 prefix.
  */
-import { createHash } from 'node:crypto';
+import { crypto } from '../builtins.js';
 import type { InvalidIdInfo } from '../report/findings.js';
 
 export type IdCheck = { kind: 'none' } | { kind: 'valid'; id: string } | { kind: 'invalid'; info: InvalidIdInfo };
@@ -37,7 +37,7 @@ export function checkCorrelationId(field: string, v: unknown): IdCheck {
 }
 
 export function sha256Prefix(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 12);
+  return crypto().createHash('sha256').update(text).digest('hex').slice(0, 12);
 }
 
 /** JSON text of a hostile value; a value too deep to serialise (stack overflow) gets a fixed stand-in. */

@@ -4,7 +4,7 @@
  * byte against a kept copy; lines beyond the copy budget (and lines read by a worker, which arrive
  * as a digest) are compared by SHA-256, never by a weak hash.
  */
-import { createHash } from 'node:crypto';
+import { crypto } from '../builtins.js';
 
 interface Entry {
   len: number;
@@ -15,7 +15,7 @@ interface Entry {
 /** Bytes kept as copies across the window; beyond it, entries keep a SHA-256 instead. */
 const COPY_BUDGET = 8 * 1024 * 1024;
 
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('base64');
+const sha256 = (b: Buffer) => crypto().createHash('sha256').update(b).digest('base64');
 
 export class RecentLines {
   private readonly ring: Entry[] = [];

@@ -2,7 +2,7 @@
  * The JSON-RPC side of the audit (caller and upstream logs): tool names as the producer sanitises
  * them, and typed JSON-RPC id keys (9 ≠ "9").
  */
-import { createHash } from 'node:crypto';
+import { crypto } from '../../builtins.js';
 import { clipText } from '../clip.js';
 import type { IdKey } from '../event.js';
 import { isSafeId } from '../ids.js';
@@ -28,7 +28,7 @@ export function producerToolName(name: unknown): string {
 /** JSON-RPC ids compare with their type: 9 ≠ "9". */
 export function jsonRpcKey(id: unknown): string | null {
   if (typeof id === 'number' && Number.isFinite(id)) return `jsonrpc:n:${id}`;
-  if (typeof id === 'string') return isSafeId(id) ? `jsonrpc:s:${id}` : `jsonrpc:h:${createHash('sha256').update(id).digest('hex')}`;
+  if (typeof id === 'string') return isSafeId(id) ? `jsonrpc:s:${id}` : `jsonrpc:h:${crypto().createHash('sha256').update(id).digest('hex')}`;
   return null;
 }
 

@@ -3,23 +3,17 @@
  * One pass over the capture; the main format goes to stdout (or --output), more formats to
  * --report files, the Markdown summary to $GITHUB_STEP_SUMMARY.
  */
-import path from 'node:path';
 import type { CommandModule } from 'yargs';
-import { Chalk } from 'chalk';
 import { analyze } from '../analyze.js';
-import { FORMAT_NAMES, getFormatter, isFormatName, needsTimeline, type FormatName } from '../formatters/index.js';
+import { FORMAT_NAMES, needsTimeline, type FormatName } from '../formatters/index.js';
 import { InputUsageError } from '../input/sources.js';
-import { makeChalk } from './color.js';
 import { makeProgress } from './progress.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
 import { gateOptions, gateOptionsFrom, type GateArgs } from './gate-options.js';
-import { outputList, reportOutputOptions, reportTargetsFrom, writeReports, writeStepSummary, type ReportOutputArgs } from './report-outputs.js';
-import { writeStdout } from './io.js';
-import { armGate, settleGate } from './gate-exit.js';
-import { tableWidth } from './width.js';
+import { reportOutputOptions, type ReportOutputArgs } from './report-outputs.js';
 import { DEFAULT_GATE, EXIT_CODES } from './help.js';
-import { abortAll, checkOutputs, openOutputs, writeOutput } from './outputs.js';
 import { applyBaseline, baselineOptions, loadBaseline, type BaselineArgs } from './baseline.js';
+import { withReportOutputs } from './report-run.js';
 
 interface AnalyzeArgs extends InputArgs, GateArgs, ReportOutputArgs, BaselineArgs {
   format: string;
@@ -51,32 +45,11 @@ export const analyzeCommand: CommandModule = {
 async function runAnalyze(a: AnalyzeArgs): Promise<void> {
   const opts = { ...analyzeOptionsFrom(a), gate: gateOptionsFrom(a) };
   if (opts.inputs.length === 0) throw new InputUsageError('no input given (a path, a directory, a glob, or - for stdin)');
-  if (!isFormatName(a.format)) throw new InputUsageError(`unknown format ${a.format}`);
-  if (Array.isArray(a.output)) throw new InputUsageError('--output given more than once');
-  const targets = reportTargetsFrom(a);
-  if (a.output && targets.some((t) => path.resolve(t.file) === path.resolve(a.output!))) throw new InputUsageError(`--output ${a.output} is also a --report file`);
-  // Outputs are checked (not an input, not a directory) and opened before the capture is read.
-  await checkOutputs(outputList(a.output, targets, a), { ...opts, others: a.baseline ? [String(a.baseline)] : [] }, !a.output);
-  const outs = await openOutputs([...(a.output ? [a.output] : []), ...targets.map((t) => t.file)]);
-  try {
-    if (a.timeline || needsTimeline([a.format, ...targets.map((t) => t.format)])) opts.timeline = true;
+  await withReportOutputs(a, { ...opts, others: a.baseline ? [String(a.baseline)] : [] }, async (targets) => {
+    if (a.timeline || needsTimeline([a.format as FormatName, ...targets.map((t) => t.format)])) opts.timeline = true;
     const base = await loadBaseline(a);
     const progress = makeProgress(process.stderr, process.env);
     const analyzed = await analyze({ ...opts, onProgress: (p) => progress.update(p) }).finally(() => progress.done());
-    const report = applyBaseline(analyzed, base, a, opts.gate);
-    armGate(report.gate);
-    const cwd = process.cwd();
-    const toTTY = !a.output && process.stdout.isTTY === true;
-    const chalk = makeChalk({ color: a.color, env: process.env, isTTY: toTTY });
-    const text = getFormatter(a.format as FormatName).render(report, { chalk, cwd, width: tableWidth(a) });
-    const plain = { chalk: new Chalk({ level: 0 }), cwd };
-    const main = a.output ? outs[0]! : null;
-    await writeReports(report, targets, main ? outs.slice(1) : outs, plain);
-    if (a.stepSummary) await writeStepSummary(report, process.env, plain);
-    if (main) await writeOutput(main, text);
-    else await writeStdout(text);
-    settleGate(report.gate);
-  } finally {
-    await abortAll(outs);
-  }
+    return applyBaseline(analyzed, base, a, opts.gate);
+  });
 }

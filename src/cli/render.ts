@@ -3,23 +3,17 @@
  * same `--report`, `--step-summary`, gate options and exit codes as `analyze`. Gate options given
  * here re-evaluate the gate; without any, the report's own gate stands.
  */
-import path from 'node:path';
 import type { CommandModule } from 'yargs';
-import { Chalk } from 'chalk';
 import { gateOptionsOf, gateRun } from '../analyze.js';
 import { applyBaseline, baselineOptions, loadBaseline, type BaselineArgs } from './baseline.js';
-import { FORMAT_NAMES, getFormatter, isFormatName, type FormatName } from '../formatters/index.js';
-import { InputUsageError } from '../input/sources.js';
+import { withReportOutputs } from './report-run.js';
+import { FORMAT_NAMES } from '../formatters/index.js';
 import { evaluateGate } from '../report/gate.js';
 import type { Report } from '../report/report.js';
-import { makeChalk } from './color.js';
 import { guarded } from './options.js';
 import { gateOptions, gateOptionsFrom, type GateArgs } from './gate-options.js';
-import { outputList, reportOutputOptions, reportTargetsFrom, writeReports, writeStepSummary, type ReportOutputArgs } from './report-outputs.js';
-import { writeStdout } from './io.js';
-import { abortAll, checkOutputs, openOutputs, writeOutput } from './outputs.js';
-import { armGate, settleGate } from './gate-exit.js';
-import { tableWidth, wideOption } from './width.js';
+import { reportOutputOptions, type ReportOutputArgs } from './report-outputs.js';
+import { wideOption } from './width.js';
 import { DEFAULT_GATE, EXIT_CODES } from './help.js';
 import { readReportFile } from './report-file.js';
 
@@ -65,31 +59,11 @@ export function regate(report: Report, a: GateArgs): Report {
 }
 
 async function runRender(a: RenderArgs): Promise<void> {
-  if (!isFormatName(a.format)) throw new InputUsageError(`unknown format ${a.format}`);
-  if (Array.isArray(a.output)) throw new InputUsageError('--output given more than once');
-  const targets = reportTargetsFrom(a);
-  if (a.output && targets.some((t) => path.resolve(t.file) === path.resolve(a.output!))) throw new InputUsageError(`--output ${a.output} is also a --report file`);
   // Outputs are checked (not the report read, not the baseline, not a directory) and opened first.
   const inputs = [String(a.report_file), ...(a.baseline ? [String(a.baseline)] : [])];
-  await checkOutputs(outputList(a.output, targets, a), { inputs }, !a.output);
-  const outs = await openOutputs([...(a.output ? [a.output] : []), ...targets.map((t) => t.file)]);
-  try {
+  await withReportOutputs(a, { inputs }, async () => {
     const base = await loadBaseline(a);
     const saved = regate(await readReportFile(String(a.report_file)), a);
-    const report = applyBaseline(saved, base, a, gateGiven(a) ? gateOptionsFrom(a) : saved.run ? gateOptionsOf(saved.run.gate) : {});
-    armGate(report.gate);
-    const cwd = process.cwd();
-    const toTTY = !a.output && process.stdout.isTTY === true;
-    const chalk = makeChalk({ color: a.color, env: process.env, isTTY: toTTY });
-    const text = getFormatter(a.format as FormatName).render(report, { chalk, cwd, width: tableWidth(a) });
-    const plain = { chalk: new Chalk({ level: 0 }), cwd };
-    const main = a.output ? outs[0]! : null;
-    await writeReports(report, targets, main ? outs.slice(1) : outs, plain);
-    if (a.stepSummary) await writeStepSummary(report, process.env, plain);
-    if (main) await writeOutput(main, text);
-    else await writeStdout(text);
-    settleGate(report.gate);
-  } finally {
-    await abortAll(outs);
-  }
+    return applyBaseline(saved, base, a, gateGiven(a) ? gateOptionsFrom(a) : saved.run ? gateOptionsOf(saved.run.gate) : {});
+  });
 }

@@ -15,7 +15,7 @@ import { mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { rawArgument, resolveSources, type Source } from '../input/sources.js';
+import { fileId, rawArgument, resolveSources, type Source } from '../input/sources.js';
 import { displayArg, pendingTemps, trackTemp } from './io.js';
 import { blockingOpen } from '../input/blocking.js';
 
@@ -70,14 +70,14 @@ export async function checkOutputs(
   if (toStdout) {
     try {
       const s = fstatSync(1);
-      if (s.isFile()) stdoutId = `${s.dev}:${s.ino}`;
+      if (s.isFile()) stdoutId = fileId(s);
     } catch {
       // no stdout
     }
   }
   if (outputs.length === 0 && stdoutId === null) return;
   const ids = new Map<string, string>();
-  const idOf = (s: Stats) => `${s.dev}:${s.ino}`;
+  const idOf = (s: Stats) => fileId(s);
   const lists = [inputs.caller ?? [], inputs.inputs, inputs.upstream ?? []];
   for (const list of lists) {
     for (const arg of list) {

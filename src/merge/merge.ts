@@ -26,6 +26,7 @@ import {
 } from '../report/report.js';
 import type { LatencyStats } from '../stats/histogram.js';
 import { compareLocs, mergeSketches, sketchStats } from './sketch.js';
+import { append } from '../arrays.js';
 
 /** A report that cannot be merged with the others (one line; the CLI exits 2). */
 export class MergeRefusal extends Error {
@@ -63,7 +64,7 @@ export class ReportMerger {
   add(r: Report, label: string): void {
     this.check(r, label);
     this.count++;
-    this.inputs.push(...r.inputs);
+    append(this.inputs, r.inputs);
     for (const n of r.notes) this.notes.add(n);
     for (const [name, section] of Object.entries(r.records ?? {})) {
       let sum = this.records.get(name);

@@ -10,8 +10,8 @@ import { findingMessage } from './report/messages.js';
 import { noteText } from './report/notes.js';
 import { evaluateGate, parseFailOn, type GateOptions } from './report/gate.js';
 import { channelReportWithData, REPORT_SCHEMA, type InputLedgerReport, type MergeDataReport, type Report, type RunReport } from './report/report.js';
-import { InputUsageError, resolveSources, type Source, type SourceRole, type WalkError } from './input/sources.js';
-import { readSource } from './input/read.js';
+import { dropRepeatedFiles, InputUsageError, resolveSources, type Source, type SourceRole, type WalkError } from './input/sources.js';
+import { ChunkRecycler, readSource } from './input/read.js';
 import { fileContains } from './input/sniff.js';
 import { WorkerPool } from './input/parallel.js';
 import { combinedKeep, keepFunction, keepFunctions, profileKeeps } from './profiles/keep.js';
@@ -21,6 +21,7 @@ import { channelSpecs, resolveProfiles, type Profile } from './profiles/index.js
 import type { ProfileContext, RecordHandler, RecordOutcome } from './profiles/types.js';
 import { VERSION } from './version.js';
 import { TimelineCollector, type TimelineOptions } from './report/timeline.js';
+import { append } from './arrays.js';
 
 export interface AnalyzeOptions {
   /** Paths, directories, globs, or `-` for stdin. */
@@ -93,9 +94,9 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   const add = async (args: readonly string[] | undefined, role: SourceRole) => {
     if (!args || args.length === 0) return;
     const r = await resolveSources(args, role);
-    sources.push(...r.sources);
-    walkErrors.push(...r.walkErrors);
-    skipped.push(...r.skipped);
+    append(sources, r.sources);
+    append(walkErrors, r.walkErrors);
+    append(skipped, r.skipped);
   };
   // Request sides before terminal sides (assay reads in file order without timestamps).
   await add(opts.caller, 'caller');
@@ -104,10 +105,20 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   // The custom profile file itself, met in a directory given as input, is no capture.
   const profileFiles = profileFilePaths(opts.profile);
   const profileSkipped: string[] = [];
-  for (let i = sources.length - 1; i >= 0; i--) {
-    const f = sources[i]!.file;
-    if (typeof f === 'string' && profileFiles.has(path.resolve(f))) profileSkipped.unshift(...sources.splice(i, 1).map((s) => s.path));
+  if (profileFiles.size > 0) {
+    const captures: Source[] = [];
+    for (const s of sources) {
+      if (typeof s.file === 'string' && profileFiles.has(path.resolve(s.file))) profileSkipped.push(s.path);
+      else captures.push(s);
+    }
+    sources.length = 0;
+    append(sources, captures);
   }
+
+  // The same file given twice (`x`, `./x`, a hard link) is read once and named in a note.
+  const distinct = dropRepeatedFiles(sources);
+  sources.length = 0;
+  append(sources, distinct.sources);
 
   // Which input roles exist is known before reading (profiles evaluate a channel only when both
   // sides exist). A caller or upstream log with no JSON-RPC message at all (a plain log of method
@@ -180,9 +191,10 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   const needles = [...new Set(profiles.flatMap((p) => p.needles))].map((n) => Buffer.from(n));
   const inputs: InputLedgerReport[] = [];
   const pool = makePool(opts, needles, profiles);
+  const recycler = new ChunkRecycler();
   try {
     for (const [index, source] of sources.entries()) {
-      inputs.push(await readOne(source, profiles, ctx, collector, needles, opts, pool, { index, total: sources.length }));
+      inputs.push(await readOne(source, profiles, ctx, collector, needles, opts, pool, { index, total: sources.length }, recycler));
     }
   } finally {
     await pool?.close();
@@ -191,8 +203,9 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   engine.finish();
 
   // Nothing passes quietly: an input no profile used is named, and a run with nothing to audit fails.
-  for (const i of inputs) {
-    const src = sources.find((s) => s.path === i.path);
+  // inputs[k] is the ledger of sources[k] (a lookup by path per input was quadratic in the inputs).
+  for (const [k, i] of inputs.entries()) {
+    const src = sources[k];
     if (src && rpcLess.has(src) && src.role !== 'capture') {
       collector.add(
         finding('UNMATCHED_INPUT', { locations: [{ path: i.path, line: 1 }] }, { path: i.path, role: src.role, records: i.records, lines: i.lines, reason: 'no-json-rpc' }),
@@ -232,6 +245,11 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   const records: Record<string, unknown> = {};
   const notes: string[] = [];
   if (profileSkipped.length > 0) notes.push(`Not read as a capture: ${profileSkipped.join(', ')} (the profile file).`);
+  if (distinct.repeated.length > 0) {
+    const shown = distinct.repeated.slice(0, 10).map((r) => `${r.path} (same file as ${r.same})`).join(', ');
+    const more = distinct.repeated.length > 10 ? ` and ${distinct.repeated.length - 10} more` : '';
+    notes.push(`Read once, given more than once: ${shown}${more}.`);
+  }
   if (skipped.length > 0) {
     const shown = skipped.slice(0, 10).join(', ');
     notes.push(`Not read as captures (not named *.jsonl, *.ndjson or *.json, optionally .gz): ${shown}${skipped.length > 10 ? ` and ${skipped.length - 10} more` : ''}.`);
@@ -357,6 +375,7 @@ async function readOne(
   opts: AnalyzeOptions,
   pool: WorkerPool | null,
   position: { index: number; total: number },
+  recycler: ChunkRecycler,
 ): Promise<InputLedgerReport> {
   const progressIndex = position.index;
   const progressTotal = position.total;
@@ -413,7 +432,7 @@ async function readOne(
     },
   };
 
-  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain, progress: opts.onProgress && ((bytes) => opts.onProgress!({ path, index: progressIndex, inputs: progressTotal, bytes })), pool, keep: keepFunction(combinedKeep(profiles)), classify: combineRules(rules), keeps: keepFunctions(profileKeeps(profiles)) });
+  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain, progress: opts.onProgress && ((bytes) => opts.onProgress!({ path, index: progressIndex, inputs: progressTotal, bytes })), pool, recycler, keep: keepFunction(combinedKeep(profiles)), classify: combineRules(rules), keeps: keepFunctions(profileKeeps(profiles)) });
   for (const { h } of handlers) h.end?.();
   if (r.error) {
     collector.add(

@@ -15,7 +15,7 @@ import { mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
 import path from 'node:path';
 import { crypto } from '../builtins.js';
-import { rawArgument, resolveSources, type Source } from '../input/sources.js';
+import { fileId, rawArgument, resolveSources, type Source } from '../input/sources.js';
 import { displayArg, pendingTemps, trackTemp } from './io.js';
 import { blockingOpen } from '../input/blocking.js';
 import { profileNames } from '../profiles/index.js';
@@ -47,11 +47,6 @@ async function statOrNull(p: string | Buffer): Promise<Stats | null> {
   } catch {
     return null;
   }
-}
-
-/** A file's identity (device and inode): hard links, symlinks and other names of one file are equal. */
-export function fileId(s: Stats): string {
-  return `${s.dev}:${s.ino}`;
 }
 
 /**
@@ -98,7 +93,7 @@ export async function checkOutputs(
   if (toStdout) {
     try {
       const s = fstatSync(1);
-      if (s.isFile()) stdoutId = `${s.dev}:${s.ino}`;
+      if (s.isFile()) stdoutId = fileId(s);
     } catch {
       // no stdout
     }

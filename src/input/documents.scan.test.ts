@@ -69,4 +69,61 @@ describe('DocumentReader scans like JSON.parse', () => {
     expect(out.bad).toEqual([5]);
     expect(out.ledger.oversized).toBe(1);
   });
+
+  /** `json.dump(x, f, indent=0)` of Python: every line starts at column 0 (strings hold no raw newline). */
+  const indent0 = (x: unknown) => JSON.stringify(x, null, 1).replace(/^ +/gm, '');
+  const record = fc.dictionary(fc.string({ maxLength: 4 }), fc.oneof(value, fc.array(fc.dictionary(fc.string({ maxLength: 3 }), value, { maxKeys: 3 }), { maxLength: 3 })), { maxKeys: 4 });
+
+  it('valid documents at indents 0, 1, 2 and none: exactly the elements, whatever nests at column 0 (fix-input item 1)', () => {
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 6 }), fc.constantFrom<'0' | '1' | '2' | 'none'>('0', '1', '2', 'none'), sizes, fc.boolean(), (arr, indent, sz, wrap) => {
+        const doc = wrap ? { a: arr } : arr;
+        const text = indent === '0' ? indent0(doc) : indent === 'none' ? JSON.stringify(doc) : JSON.stringify(doc, null, Number(indent));
+        const out = run(Buffer.from(`${text}\n`), sz);
+        expect(out.bad).toEqual([]);
+        expect(out.records).toEqual(wrap ? [JSON.parse(text)] : JSON.parse(text));
+        expect(out.ledger.lines).toBe(text.split('\n').length);
+      }),
+      { numRuns: 400, seed: 2101 },
+    );
+  });
+
+  it('indent=0 with nested arrays of objects: the elements, not their inner objects (fix-input item 1)', () => {
+    const events = [
+      { event: 'llm:request', request_id: 'r1', data: { messages: [{ role: 'user' }, { role: 'system' }] } },
+      { event: 'llm:response', request_id: 'r1', data: { model: 'm' } },
+    ];
+    const text = indent0(events);
+    const out = run(Buffer.from(`${text}\n`), []);
+    expect(out.bad).toEqual([]);
+    expect(out.records).toEqual(events);
+    // The second element's `{` is the line before its first key.
+    expect(out.lines).toEqual([2, text.split('\n').indexOf('"event": "llm:response",')]);
+    const wrapped = run(Buffer.from('{"a":[\n{"x":1},\n{"y":2}\n]}\n'), [3]);
+    expect(wrapped.records).toEqual([{ a: [{ x: 1 }, { y: 2 }] }]);
+  });
+
+  it('a broken record is still cut at the next `{` at column 0: one that never closes, or whose brackets do not match', () => {
+    const never = run(Buffer.from('{"a":1,\n{"b":2}\n{"c":[\n{"d":3}\n]}\n'), [5]);
+    expect(never.records).toEqual([{ b: 2 }, { d: 3 }]);
+    expect(never.bad).toEqual([-1, -3, -5]);
+    expect(never.ledger.lines).toBe(5);
+    const mismatch = run(Buffer.from('[\n{"a":1,\n{"b":2},\n{"c":3}\n]\n'), []);
+    expect(mismatch.records).toEqual([{ b: 2 }, { c: 3 }]);
+    expect(mismatch.bad).toEqual([-2]);
+    expect(mismatch.ledger.lines).toBe(5);
+    const rawNewline = run(Buffer.from('{"a":1,\n{"b":"x\ny"}\n{"c":3}\n'), [2]);
+    expect(rawNewline.records).toEqual([{ c: 3 }]);
+    expect(rawNewline.bad).toEqual([-1, -2]);
+    expect(rawNewline.ledger.lines).toBe(4);
+  });
+
+  it('a valid record over the limit with objects at column 0 inside is one oversized record, the rest read', () => {
+    const big = { messages: Array.from({ length: 200 }, (_, k) => ({ k, pad: 'z'.repeat(20) })) };
+    const text = indent0([{ a: 1 }, big, { b: 2 }]);
+    const out = run(Buffer.from(text), [64], 1000);
+    expect(out.records).toEqual([{ a: 1 }, { b: 2 }]);
+    expect(out.ledger.oversized).toBe(1);
+    expect(out.ledger.malformed).toBe(0);
+  });
 });

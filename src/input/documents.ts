@@ -6,11 +6,21 @@
  * `maxValueBytes` (e.g. a 400 MB string) is never held, only counted as oversized, and reading goes
  * on after it; memory is that of the largest record kept, not of the document.
  *
- * A top-level array's elements are the records; otherwise each top-level value is one. A record that
- * does not parse is one malformed record at the line it starts on; where the structure itself
- * breaks (a closing bracket that does not match, a raw newline inside a string, junk between
- * records), the scanner counts one malformed record and resumes at the next line that starts with
- * `{`, so a syntax error never silently drops the rest of the document.
+ * A top-level array's elements are the records; otherwise each top-level value is one. A well-formed
+ * document reads exactly as `JSON.parse` reads it (docs/inputs.md): no recovery heuristic ever
+ * applies to valid text. A record that does not parse is one malformed record at the line it starts
+ * on; where the structure itself breaks (a closing bracket that does not match, a raw newline inside
+ * a string, a record that never closes, junk between records), the scanner counts one malformed
+ * record and resumes at the next line that starts with `{`, so a syntax error never silently drops
+ * the rest of the document.
+ *
+ * A record that began at column 0 and is still open when a later line starts with `{` at column 0
+ * may have lost its closing bracket, or may hold nested objects printed at column 0 (Python's
+ * `json.dump(…, indent=0)`). The scanner cannot tell until the record ends, so it only notes the first
+ * such line (`restart`) and reads on: if the record closes, it was valid and nothing happens; if its
+ * structure breaks (or it never closes), the record is malformed up to that line and its bytes from
+ * that line are scanned again, this time ending a record at every `{` at column 0 (`eager`). A
+ * record already over `maxValueBytes` is not held, so it cannot be re-scanned: it is oversized.
  *
  * Ledger for documents: `lines` are physical lines, `parsed` the records.
  */
@@ -48,6 +58,15 @@ interface Element {
   token: boolean;
   /** Starts at column 0 of its line. */
   col0: boolean;
+  /** The first later line that starts with `{` at column 0 (outside strings), while this record is open. */
+  restart: Restart | null;
+}
+
+/** Where to resume if the record turns out broken: byte offset in the record, and the line state there. */
+interface Restart {
+  offset: number;
+  line: number;
+  lines: number;
 }
 
 export class DocumentReader {
@@ -73,6 +92,8 @@ export class DocumentReader {
   private atLineStart = true;
   /** The previous chunk ended with a newline (or there was none: the input starts a line). */
   private prevEndedLine = true;
+  /** Re-scanning the bytes of a broken record: a `{` at column 0 ends the open record at once. */
+  private eager = false;
 
   constructor(opts: { sink: LineSink; maxValueBytes: number }) {
     this.sink = opts.sink;
@@ -86,6 +107,11 @@ export class DocumentReader {
       this.first = false;
       if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) i = 3;
     }
+    this.scan(chunk, i);
+  }
+
+  private scan(chunk: Buffer, from: number): void {
+    let i = from;
     const n = chunk.length;
     /** Where the current element starts in this chunk (0 if it began in an earlier one). */
     let start = 0;
@@ -97,6 +123,12 @@ export class DocumentReader {
       if (this.elem) {
         if (this.inString) {
           if (this.escaped) {
+            if (c === NL) {
+              // A raw newline after a backslash is no escape either: the structure is lost.
+              this.breakElement(chunk, start, i);
+              start = i;
+              continue;
+            }
             this.escaped = false;
             this.lineOpen = true;
             i++;
@@ -122,6 +154,7 @@ export class DocumentReader {
           } else {
             // A raw newline cannot be inside a JSON string: the structure is lost from here.
             this.breakElement(chunk, start, i);
+            start = i;
           }
           continue;
         }
@@ -140,15 +173,23 @@ export class DocumentReader {
           if (c === QUOTE) this.inString = true;
           else if (c === LBRACE && this.elem.col0 && this.elem.line < this.line && (i === 0 ? this.prevEndedLine : chunk[i - 1] === NL)) {
             // A record that began at column 0 is still open when a later line starts with `{` at
-            // column 0: a record that lost its closing bracket. It ends here, malformed, and the
-            // new line is read as the next record (so an unbalanced record never swallows the rest).
-            this.breakElement(chunk, start, i, false);
-            continue;
+            // column 0: nested objects printed at column 0, or a record that lost its closing
+            // bracket. Only once the record is known broken (re-scanning it) does it end here,
+            // malformed, with the new line read as the next record; until then the line is noted.
+            if (this.eager) {
+              this.breakElement(chunk, start, i, false);
+              start = i;
+              continue;
+            }
+            if (!this.elem.restart && !this.elem.skipping) this.elem.restart = { offset: this.elem.size + (i - start), line: this.line, lines: this.ledger.lines };
+            this.stack.push(c);
           } else if (c === LBRACE || c === LBRACK) this.stack.push(c);
           else if (c === RBRACE || c === RBRACK) {
             const open = this.stack.pop();
             if (open !== (c === RBRACE ? LBRACE : LBRACK)) {
-              this.breakElement(chunk, start, i + 1);
+              i++;
+              this.breakElement(chunk, start, i);
+              start = i;
               continue;
             }
             if (this.stack.length === 0) {
@@ -199,13 +240,14 @@ export class DocumentReader {
       }
       // A record starts here.
       start = i;
-      this.elem = { line: this.line, pieces: [], size: 0, skipping: false, token: false, col0: i === 0 ? this.prevEndedLine : chunk[i - 1] === NL };
+      this.elem = { line: this.line, pieces: [], size: 0, skipping: false, token: false, col0: i === 0 ? this.prevEndedLine : chunk[i - 1] === NL, restart: null };
       if (c === LBRACE || c === LBRACK) this.stack = [c];
       else if (c === QUOTE) this.inString = true;
       else if (c === RBRACE || c === RBRACK) {
         // A closing bracket with nothing open: junk.
         i++;
         this.breakElement(chunk, start, i);
+        start = i;
         continue;
       } else this.elem.token = true;
       i++;
@@ -218,7 +260,12 @@ export class DocumentReader {
   end(): void {
     if (this.elem) {
       if (this.elem.token && !this.inString) this.finish(Buffer.alloc(0), 0, 0);
-      else {
+      else if (this.elem.restart && !this.elem.skipping) {
+        // A record that never closes, with a later line that starts with `{`: broken, re-scanned.
+        this.breakElement(Buffer.alloc(0), 0, 0);
+        this.end();
+        return;
+      } else {
         const e = this.elem;
         this.elem = null;
         this.stack = [];
@@ -283,7 +330,8 @@ export class DocumentReader {
 
   /**
    * The structure broke inside the current record (at `end` of this chunk): one malformed record,
-   * then skip to the next line that starts with `{`.
+   * then skip to the next line that starts with `{` — or, if the record noted such a line inside it
+   * (`restart`), scan its bytes from that line again, eagerly. The caller resumes at `end`.
    */
   private breakElement(chunk: Buffer, start: number, end: number, recover = true): void {
     this.hold(chunk, start, end);
@@ -292,6 +340,22 @@ export class DocumentReader {
     this.stack = [];
     this.inString = false;
     this.escaped = false;
+    if (e.restart && !e.skipping) {
+      const r = e.restart;
+      const bytes = e.pieces.length === 1 ? e.pieces[0]! : Buffer.concat(e.pieces, e.size);
+      this.malformed(e.line, 'invalid-json', r.offset);
+      this.line = r.line;
+      this.ledger.lines = r.lines;
+      this.lineOpen = false;
+      this.atLineStart = true;
+      this.recovering = false;
+      this.prevEndedLine = true;
+      const was = this.eager;
+      this.eager = true;
+      this.scan(bytes.subarray(r.offset), 0);
+      this.eager = was;
+      return;
+    }
     if (e.skipping) this.oversized(e);
     else this.malformed(e.line, 'invalid-json', e.size);
     this.recovering = recover;

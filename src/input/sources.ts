@@ -3,7 +3,7 @@
  * order for *.jsonl, *.ndjson, *.json and the same with .gz), globs expanded by the tool itself,
  * and `-` for stdin.
  */
-import { promises as fs, readFileSync } from 'node:fs';
+import { promises as fs, fstatSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { displayArg } from '../formatters/safe.js';
 
@@ -259,4 +259,55 @@ async function rawName(f: string): Promise<Buffer | null> {
   } catch {
     return null;
   }
+}
+
+/** A file's identity (device and inode): the same for every name of it (hard links, symlinks, `./x`). */
+export function fileId(st: Pick<Stats, 'dev' | 'ino'>): string {
+  return `${st.dev}:${st.ino}`;
+}
+
+/** The identity of what a source reads (stdin: fd 0 when it is a file), or null when it cannot be known. */
+export function sourceFileId(source: Source): string | null {
+  try {
+    if (source.file === null) {
+      const st = fstatSync(0);
+      return st.isFile() ? fileId(st) : null;
+    }
+    return fileId(statSync(source.file));
+  } catch {
+    return null;
+  }
+}
+
+export interface Repeated {
+  /** The source not read (displayed path). */
+  path: string;
+  /** The source it is the same file as (read in its place). */
+  same: string;
+}
+
+/**
+ * Sources that name a file already named for the same role (`x`, `./x`, a hard link, stdin
+ * redirected from it) are read once, at their first place (docs/inputs.md): each file's lines are
+ * counted once. The others are returned to be named in a note.
+ */
+export function dropRepeatedFiles(sources: readonly Source[]): { sources: Source[]; repeated: Repeated[] } {
+  const first = new Map<string, string>();
+  const kept: Source[] = [];
+  const repeated: Repeated[] = [];
+  for (const s of sources) {
+    const id = sourceFileId(s);
+    if (id === null) {
+      kept.push(s);
+      continue;
+    }
+    const key = `${s.role}\0${id}`;
+    const same = first.get(key);
+    if (same !== undefined) repeated.push({ path: s.path, same });
+    else {
+      first.set(key, s.path);
+      kept.push(s);
+    }
+  }
+  return { sources: kept, repeated };
 }

@@ -27,6 +27,7 @@ import {
 } from '../report/report.js';
 import type { LatencyStats } from '../stats/histogram.js';
 import { compareLocs, mergeSketches, sketchStats } from './sketch.js';
+import { append } from '../arrays.js';
 
 /** A report that cannot be merged with the others (one line; the CLI exits 2). */
 export class MergeRefusal extends Error {
@@ -64,7 +65,7 @@ export class ReportMerger {
   add(r: Report, label: string): void {
     this.check(r, label);
     this.count++;
-    for (const i of r.inputs) this.inputs.push(i); // not push(...): a shard may list more inputs than a call takes arguments
+    append(this.inputs, r.inputs); // not push(...): a shard may list more inputs than a call takes arguments
     // The merge's own notes are recomputed from the merged counts (associative: a merge of merges says the same).
     for (const n of r.notes) if (!n.startsWith(MERGE_NOTE_PREFIX)) this.notes.add(n);
     for (const [name, section] of Object.entries(r.records ?? {})) {

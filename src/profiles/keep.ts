@@ -8,6 +8,7 @@
  * behave exactly as `record(v)`. Key order follows the original value.
  */
 import type { Profile } from './types.js';
+import { append } from '../arrays.js';
 
 /** Keys read of an object: `true` keeps the value whole; a subtree prunes a nested object. */
 export type KeepTree = { readonly [key: string]: true | KeepTree };
@@ -71,7 +72,7 @@ export function unionKeep(specs: readonly KeepSpec[]): KeepSpec {
   const whole: Array<{ key: string; prefixes: readonly string[] }> = [];
   for (const s of specs) {
     tree = mergeTree(tree, s.tree);
-    whole.push(...(s.whole ?? []));
+    append(whole, s.whole ?? []);
   }
   return whole.length > 0 ? { tree, whole } : { tree };
 }

@@ -4,6 +4,7 @@
  */
 import type { Loc } from '../model.js';
 import { clipText } from '../profiles/clip.js';
+import { append } from '../arrays.js';
 
 export type Severity = 'error' | 'warning' | 'note';
 
@@ -231,7 +232,7 @@ export class FindingCollector {
     const codes = ALL_CODES.filter((c) => this.kept.has(c)).sort(
       (a, b) => SEVERITY_RANK[FINDING_CODES[a]] - SEVERITY_RANK[FINDING_CODES[b]] || ALL_CODES.indexOf(a) - ALL_CODES.indexOf(b),
     );
-    for (const c of codes) out.push(...firstFindings(this.kept.get(c) ?? [], this.max));
+    for (const c of codes) append(out, firstFindings(this.kept.get(c) ?? [], this.max));
     return out;
   }
 

@@ -9,6 +9,7 @@ import type { AttributionRow, CompareChannel, CompareReport, Diff, StrategyCount
 import { STRATEGIES } from '../../compare/compare.js';
 import { worstFirst } from '../../report/worst-scopes.js';
 import { fifoMeaningless, rowLabel } from '../../model.js';
+import { append } from '../../arrays.js';
 
 export type Block =
   | { kind: 'heading'; text: string }
@@ -165,7 +166,7 @@ function blocks(c: CompareReport): Block[] {
   const t = c.totals;
   out.push({ kind: 'text', text: `callpair ${c.tool.version} compare: ${t.lines} lines, ${t.records} records` });
   if (c.channels.length === 0) out.push({ kind: 'text', text: 'No call events found.', tone: 'warn' });
-  for (const ch of c.channels) out.push(...channelBlocks(ch));
+  for (const ch of c.channels) append(out, channelBlocks(ch));
   return out;
 }
 

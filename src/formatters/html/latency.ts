@@ -6,6 +6,7 @@
 import type { ChannelReport, LatencyGroupReport } from '../../report/report.js';
 import type { LatencyDistribution } from '../../report/timeline.js';
 import { esc, msText, n2, text } from './escape.js';
+import { maxOf, minOf } from '../../arrays.js';
 
 const W = 540;
 const H = 170;
@@ -19,12 +20,12 @@ function chart(d: LatencyDistribution, g: LatencyGroupReport | undefined): strin
   if (buckets.length === 0) return '';
   const step = 2 ** 0.25;
   const positive = buckets.map(([low]) => low).filter((v) => v > 0);
-  const lo = Math.max(Math.min(...positive, g?.min && g.min > 0 ? g.min : Infinity, ...(positive.length ? [] : [0.001])), 0.001);
-  const hi = Math.max(Math.max(...buckets.map(([low]) => (low > 0 ? low * step : 0.001)), g?.max ?? 0), lo * step);
+  const lo = Math.max(Math.min(minOf(positive), g?.min && g.min > 0 ? g.min : Infinity, positive.length ? Infinity : 0.001), 0.001);
+  const hi = Math.max(maxOf(buckets.map(([low]) => (low > 0 ? low * step : 0.001))), g?.max ?? 0, lo * step);
   const l0 = Math.log(lo) - 0.15;
   const l1 = Math.log(hi) + 0.05;
   const x = (v: number) => L + ((Math.log(Math.max(v, lo)) - l0) / (l1 - l0)) * (W - L - R);
-  const max = Math.max(...buckets.map(([, n]) => n));
+  const max = maxOf(buckets.map(([, n]) => n));
   const y = (n: number) => H - B - (n / max) * (H - B - T);
   const out: string[] = [];
   out.push(`<svg class="latency-chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="latency distribution">`);

@@ -24,6 +24,7 @@
 import type { FailureRule, IdKind } from '../../model.js';
 import { EPOCH_UNITS, type EpochUnit, type TimeFormat } from './time.js';
 import { lastKey, parsePath, PathError, type Path } from './path.js';
+import { append } from '../../arrays.js';
 
 export type SpecRole = 'request' | 'terminal' | 'interim' | 'call' | 'ignore';
 const ROLES: readonly SpecRole[] = ['request', 'terminal', 'interim', 'call', 'ignore'];
@@ -424,7 +425,7 @@ function condMarkers(c: Cond | null): string[] | null {
       for (const x of c.conds) {
         const m = condMarkers(x);
         if (!m) return null;
-        out.push(...m);
+        append(out, m);
       }
       return out;
     }
@@ -442,7 +443,7 @@ export function specMarkers(spec: ProfileSpec): string[] | null {
     if (r.role === 'ignore') continue;
     const m = condMarkers(r.when);
     if (m === null) return null;
-    out.push(...m);
+    append(out, m);
   }
   return [...new Set(out)];
 }

@@ -8,6 +8,7 @@ import { round3 } from '../../stats/histogram.js';
 import type { CounterReport } from '../report.js';
 import type { TimelineCall, TimelineScope } from '../timeline.js';
 import { locKey, type Held, type RawCall, type RawPoint } from './held.js';
+import { minOf } from '../../arrays.js';
 
 /** The lane shared by callers past `maxLanes`. */
 export const OTHER_CALLERS_LANE = '(other callers)';
@@ -28,7 +29,7 @@ export function layoutScope(h: Held, s: CounterReport, limits: LayoutLimits, cmp
   let start: number | null = null;
   let pos: (p: RawPoint) => number;
   if (timed) {
-    start = Math.min(...points.map((p) => p.time!));
+    start = minOf(points.map((p) => p.time!));
     const s0 = start;
     pos = (p) => round3(p.time! - s0);
   } else {

@@ -90,3 +90,43 @@ describe('issue 16 item 2: an id never joins two different tool names', () => {
     expect(r.findings.filter((x: { code: string }) => x.code === 'SIGNATURE_CONFLICT').map((x: { channel: string }) => x.channel)).toEqual(['decision']);
   });
 });
+
+describe('unusable JSON-RPC ids never hide a denied arrival (docs/assay.md)', () => {
+  // Raw lines: JSON.stringify cannot write 9007199254740993 or -0 as a capture does.
+  const raw = (id: string) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"T","arguments":{}}}`;
+  const noCorr = (r: Record<string, unknown>) => {
+    const o = rec(r, 'T');
+    delete (o as Record<string, unknown>).correlation_id;
+    return o;
+  };
+  for (const [allowId, denyId] of [
+    ['9007199254740992', '9007199254740993'],
+    ['0', '-0'],
+    ['1', '1e400'],
+    ['1', '{"a":1}'],
+  ] as const) {
+    it(`caller ids ${allowId} (allowed) and ${denyId} (denied), one arrival under ${denyId}: DENIED_BUT_DELIVERED, exit 1`, async () => {
+      const dir = tmpDir();
+      const args = [
+        'analyze',
+        '-f',
+        'json',
+        writeCapture([noCorr(ALLOW), noCorr(DENY)], 'd.ndjson', dir),
+        '--caller',
+        writeCapture([raw(allowId), raw(denyId)], 'c.jsonl', dir),
+        '--upstream',
+        writeCapture([raw(denyId)], 'u.jsonl', dir),
+      ];
+      const res = await runCli(args);
+      expect(res.code).toBe(1);
+      const r = JSON.parse(res.stdout);
+      expect(r.findingCounts.DENIED_BUT_DELIVERED).toBe(1);
+      expect(r.findingCounts.INVALID_ID).toBeGreaterThanOrEqual(1);
+      expect(r.findings.find((f: { code: string }) => f.code === 'DENIED_BUT_DELIVERED').data.ambiguous).toBe(true);
+      expect(r.records.assay.delivery.deny).toMatchObject({ records: 1, arrived: 1, unchecked: 0 });
+      const text = await runCli(args.filter((_, i) => i !== 1 && i !== 2));
+      expect(text.stdout).toMatch(/│ deny +│ 1 DENIED_BUT_DELIVERED │ 0 +│/);
+      expect(text.stdout).toContain('may be a denied call');
+    });
+  }
+});

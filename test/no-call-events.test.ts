@@ -41,6 +41,28 @@ describe('nothing matched never passes quietly', () => {
     expect((await runCli(['analyze', '--allow-empty', '--profile', 'jsonrpc', fixture('custom/http-log.jsonl')])).code).toBe(0);
   });
 
+  it('--profile jsonrpc on a file whose every call has an invalid id: INVALID_ID and NO_CALL_EVENTS, exit 1; 0 with --allow-empty', async () => {
+    const file = path.join(tmpDir(), 'bad-ids.jsonl');
+    writeFileSync(
+      file,
+      [
+        '{"jsonrpc":"2.0","id":9007199254740993,"method":"tools/call","params":{"name":"t"}}',
+        '{"jsonrpc":"2.0","id":9007199254740993,"result":{}}',
+        '{"jsonrpc":"2.0","id":{"a":1},"method":"tools/call","params":{"name":"t"}}',
+        '{"jsonrpc":"2.0","id":-0,"result":{}}',
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+      ].join('\n') + '\n',
+    );
+    const r = await runCli(['analyze', '--profile', 'jsonrpc', '-f', 'json', file]);
+    expect(r.code).toBe(1);
+    const rep = JSON.parse(r.stdout);
+    expect(rep.findingCounts).toMatchObject({ NO_CALL_EVENTS: 1, INVALID_ID: 4 });
+    const f = rep.findings.find((x: { code: string }) => x.code === 'NO_CALL_EVENTS');
+    expect(f).toMatchObject({ severity: 'error', data: { reason: 'nothing-matched', inputs: 1, records: 5, profile: 'jsonrpc' } });
+    expect(f.message).toContain('no call events');
+    expect((await runCli(['analyze', '--profile', 'jsonrpc', '--allow-empty', file])).code).toBe(0);
+  });
+
   it('a directory with its profile file and a README: says which files were not read as captures', async () => {
     const dir = tmpDir();
     copyFileSync(fixture('custom/http-log.jsonl'), path.join(dir, 'http-log.jsonl'));

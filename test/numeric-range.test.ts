@@ -73,3 +73,28 @@ describe('numbers out of range (issue 16 item 13)', () => {
     expect(r.stdout.trim().split('\n')).toHaveLength(4);
   });
 });
+
+describe('RFC 3339 times: years 0000–9999 as themselves, calendar-invalid times unreadable (docs/design.md §2)', () => {
+  const q = (s: string) => JSON.stringify(s);
+  it('a year-0099 request and a year-0100 response are 1 s apart; month 13, Feb 30, 24:00 or +25:00 make the latency unknown, never negative', async () => {
+    const file = writeCapture(
+      [
+        req('r1', q('0099-12-31T23:59:59Z')),
+        res('r1', q('0100-01-01T00:00:00Z'), '"input_tokens":1'),
+        req('r2', q('2026-13-01T00:00:00Z')),
+        res('r2', q('2026-01-01T00:00:00Z'), '"input_tokens":1'),
+        req('r3', q('2026-02-28T00:00:00Z')),
+        res('r3', q('2026-02-30T00:00:00Z'), '"input_tokens":1'),
+        req('r4', q('2026-01-01T24:00:00Z')),
+        res('r4', q('2026-01-02T00:00:00Z'), '"input_tokens":1'),
+        req('r5', q('2026-01-01T00:00:00+25:00')),
+        res('r5', q('2026-01-01T00:00:00Z'), '"input_tokens":1'),
+      ],
+      'calendar.jsonl',
+    );
+    const r = await runCli(['analyze', '-f', 'json', file]);
+    expect(r.code).toBe(0);
+    const lat = JSON.parse(r.stdout).channels[0].latencyMs;
+    expect(lat).toMatchObject({ count: 1, min: 1000, max: 1000 });
+  });
+});

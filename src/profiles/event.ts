@@ -8,6 +8,7 @@
 import { UNSTATED_CALLER, type CallAttrs, type CallEvent, type ChannelSpec, type Confidence, type Loc, type Role } from '../model.js';
 import type { Finding, InvalidIdInfo } from '../report/findings.js';
 import { finding } from '../report/findings.js';
+import { crypto } from '../builtins.js';
 import { clipOrNull, clipText } from './clip.js';
 import { checkCorrelationId, MAX_ID_LENGTH, sha256Prefix } from './ids.js';
 
@@ -40,9 +41,10 @@ function checkProtocolId(field: string, v: unknown): IdResult {
   }
   if (typeof v === 'string' && v.length > 0 && v.length <= MAX_ID_LENGTH) {
     const c = checkCorrelationId(field, v);
-    // A safe string is shown as is; any other string is keyed by its hash and never shown.
+    // A safe string is shown as is; any other string is keyed by its whole SHA-256 (a 12-digit
+    // prefix could be made to collide) and never shown.
     if (c.kind === 'valid') return { kind: 'valid', key: `s:${v}` as IdKey, label: JSON.stringify(v) };
-    return { kind: 'valid', key: `h:${sha256Prefix(v)}` as IdKey };
+    return { kind: 'valid', key: `h:${crypto().createHash('sha256').update(v).digest('hex')}` as IdKey };
   }
   const text = typeof v === 'string' ? v : (JSON.stringify(v) ?? typeof v);
   const reason: InvalidIdInfo['reason'] = typeof v === 'string' ? 'too-long' : 'not-a-string-or-number';

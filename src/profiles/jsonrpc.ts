@@ -159,18 +159,19 @@ export function jsonrpcProfile(): Profile {
   };
   let nullIdSeq = 0;
 
-  function emitMessage(m: Record<string, unknown>, dirWord: string | null, time: number | null, loc: Loc, ctx: ProfileContext): void {
+  /** Emits the message's call event; false when it is none (a notification, an invalid id, no message). */
+  function emitMessage(m: Record<string, unknown>, dirWord: string | null, time: number | null, loc: Loc, ctx: ProfileContext): boolean {
     const hasMethod = typeof m.method === 'string';
     const isResponse = !hasMethod && (Object.prototype.hasOwnProperty.call(m, 'result') || Object.prototype.hasOwnProperty.call(m, 'error'));
     if (!hasMethod && !isResponse) {
       sum.nonMessages++;
-      return;
+      return false;
     }
     sum.messages++;
     const hasId = Object.prototype.hasOwnProperty.call(m, 'id');
     if (hasMethod && !hasId) {
       sum.notifications++;
-      return;
+      return false;
     }
     const dir = dirWord === null ? null : dirWord.toLowerCase();
     let known = dir !== null && OPPOSITE.has(dir);
@@ -194,7 +195,7 @@ export function jsonrpcProfile(): Profile {
         const reason = m.id === '' ? ('empty' as const) : ('not-a-string-or-number' as const);
         const info = c.kind === 'invalid' ? c.info : { field: 'id', reason, length: text.length, sha256: sha256Prefix(text) };
         ctx.finding(finding('INVALID_ID', { channel: JSONRPC_CHANNEL.name, scope: '', locations: [loc] }, info));
-        return;
+        return false;
       }
       key = c.key;
       label = c.label;
@@ -228,6 +229,7 @@ export function jsonrpcProfile(): Profile {
     const ev = makeEvent(JSONRPC_CHANNEL, { role, scope: '', id, sig, time, caller, attrs, loc }, ctx);
     if (label !== undefined) ev.idLabel = known && requestSide !== null ? `${label} (${requestSide})` : label;
     ctx.emit(ev);
+    return true;
   }
 
   return {
@@ -261,14 +263,17 @@ export function jsonrpcProfile(): Profile {
           const t = rawTime === undefined ? null : parseTimeLoose(rawTime);
           if (t?.naive) sum.naiveTimes++;
           const time = t ? t.ms : null;
+          let calls = false;
           if (Array.isArray(body)) {
             sum.batches++;
             for (const el of body) {
-              if (isMessage(el)) emitMessage(el, direction, time, loc, ctx);
+              if (isMessage(el)) calls = emitMessage(el, direction, time, loc, ctx) || calls;
               else sum.nonMessages++;
             }
-          } else emitMessage(body as Record<string, unknown>, direction, time, loc, ctx);
-          return 'used';
+          } else calls = emitMessage(body as Record<string, unknown>, direction, time, loc, ctx);
+          // A record that holds no call (notifications, invalid ids) is counted but ignored, so a
+          // file of them is no capture: NO_CALL_EVENTS (docs/profiles.md, "Nothing matched").
+          return calls ? 'used' : 'ignored';
         },
       };
     },

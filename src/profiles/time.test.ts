@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseTime } from './time.js';
+import { NUMBER_RANGES } from './event.js';
+import { parseTime, parseTimeRegex } from './time.js';
 
 describe('parseTime', () => {
   it('reads 0–9 fraction digits, Z and offsets', () => {
@@ -26,24 +27,11 @@ describe('parseTime', () => {
       const fr = rnd(3) === 0 ? '' : `.${String(rnd(1e9)).padStart(9, '0').slice(0, 1 + rnd(9))}`;
       const zone = ['Z', '+00:00', '-05:30', '+0200'][rnd(4)]!;
       samples.push(`${1970 + rnd(80)}-${p2(1 + rnd(12))}-${p2(1 + rnd(28))}T${p2(rnd(24))}:${p2(rnd(3))}:${p2(rnd(60))}${fr}${zone}`);
+      samples.push(`${String(rnd(10000)).padStart(4, '0')}-${p2(rnd(14))}-${p2(rnd(33))}T${p2(rnd(26))}:${p2(rnd(61))}:${p2(rnd(62))}${fr}${['Z', '+25:00', '-23:59', '+0060'][rnd(4)]!}`);
     }
-    const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?([Zz]|[+-]\d{2}:?\d{2})$/;
-    for (const s of samples) {
-      const m = RFC3339.exec(s);
-      let want: number | null = null;
-      if (m) {
-        const ms = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
-        const frac = m[7] ? Number(`0.${m[7]}`) * 1000 : 0;
-        const z = m[8]!;
-        let off = 0;
-        if (z !== 'Z' && z !== 'z') {
-          const digits = z.slice(1).replace(':', '');
-          off = (z[0] === '-' ? -1 : 1) * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4))) * 60_000;
-        }
-        want = ms + frac - off;
-      }
-      expect([s, parseTime(s)]).toEqual([s, want]);
-    }
+    for (const s of samples) expect([s, parseTime(s)]).toEqual([s, parseTimeRegex(s)]);
+    // The regex path is the reference: a sample it reads gives the number its fields make.
+    expect(parseTimeRegex('2026-08-05T15:23:15,5+01:30')).toBe(Date.UTC(2026, 7, 5, 13, 53, 15, 500));
   });
   it('rejects anything else', () => {
     expect(parseTime('yesterday')).toBeNull();
@@ -51,5 +39,28 @@ describe('parseTime', () => {
     expect(parseTime(null)).toBeNull();
     expect(parseTime({})).toBeNull();
     expect(parseTime('2026-08-05T15:23:15.1234567890Z')).toBeNull();
+  });
+  it('reads the years 0000–0099 as themselves, never as 1900–1999 (docs/design.md §2)', () => {
+    expect(parseTime('0000-01-01T00:00:00Z')).toBe(NUMBER_RANGES.time.min);
+    expect(parseTime('9999-12-31T23:59:59.999Z')).toBe(NUMBER_RANGES.time.max);
+    expect(new Date(parseTime('0050-03-01T12:00:00Z')!).toISOString()).toBe('0050-03-01T12:00:00.000Z');
+    expect(new Date(parseTime('0099-12-31T23:59:59+00:00')!).getUTCFullYear()).toBe(99);
+    expect(parseTimeRegex('0050-03-01T12:00:00Z')).toBe(parseTime('0050-03-01T12:00:00Z'));
+  });
+  it('rejects a calendar-invalid time on both paths (an unreadable time, never normalised)', () => {
+    for (const s of [
+      '2026-02-30T00:00:00Z', '2025-02-29T00:00:00Z', '2026-04-31T00:00:00Z', '2026-13-01T00:00:00Z', '2026-00-10T00:00:00Z',
+      '2026-01-00T00:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01T23:60:00Z', '2026-01-01T23:59:61Z', '2026-01-01T00:00:00+25:00',
+      '2026-01-01T00:00:00-00:60', '2026-01-01T00:00:00+2400', '1900-02-29T00:00:00Z',
+    ]) {
+      expect([s, parseTime(s)]).toEqual([s, null]);
+      expect([s, parseTimeRegex(s)]).toEqual([s, null]);
+    }
+    // Valid edges: leap days, a leap second, the widest offsets.
+    expect(parseTime('2024-02-29T00:00:00Z')).toBe(Date.UTC(2024, 1, 29));
+    expect(parseTime('2000-02-29T00:00:00Z')).toBe(Date.UTC(2000, 1, 29));
+    expect(parseTime('0000-02-29T00:00:00Z')).not.toBeNull();
+    expect(parseTime('2016-12-31T23:59:60Z')).toBe(Date.UTC(2017, 0, 1));
+    expect(parseTime('2026-01-01T00:00:00+23:59')).toBe(Date.UTC(2026, 0, 1) - (23 * 60 + 59) * 60_000);
   });
 });

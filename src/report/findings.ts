@@ -85,7 +85,11 @@ export interface FindingDataMap {
   /** `kind: 'malformed'`: a field has the wrong JSON type; otherwise the record contradicts itself or its vocabulary. */
   INCONSISTENT_RECORD: { problems: string[]; kind?: 'inconsistent' | 'malformed' };
   /** `id`: the engine key the arrival and the deny record share (a correlation id, or `jsonrpc:…`); `deny`: where the deny record is. */
-  DENIED_BUT_DELIVERED: { tool: string | null; id: string | null; reason?: string | null; deny?: { path: string; line: number } | null };
+  /**
+   * `ambiguous`: the arrival was paired with an allow, but no id tells it apart from this denied call
+   * (an id shared by both, or none usable): it may be the denied call (docs/assay.md).
+   */
+  DENIED_BUT_DELIVERED: { tool: string | null; id: string | null; reason?: string | null; deny?: { path: string; line: number } | null; ambiguous?: true };
   UNRECORDED_DELIVERY: { tool: string | null; id: string | null };
   /**
    * An id joined a terminal to requests whose required signature differs (another tool under one

@@ -67,6 +67,8 @@ export function findingMessage(f: Finding): string {
         ? `malformed decision record: ${f.data.problems.join('; ')}`
         : `decision record contradicts itself: ${f.data.problems.join('; ')}`;
     case 'DENIED_BUT_DELIVERED':
+      if (f.data.ambiguous)
+        return `an arrival${f.data.tool ? ` of ${f.data.tool}` : ''} may be a denied call${f.data.reason ? ` (denied: ${f.data.reason})` : ''}: no id tells it from the allowed call it was paired with`;
       return `denied call${f.data.tool ? ` to ${f.data.tool}` : ''} reached the upstream${f.data.reason ? ` (denied: ${f.data.reason})` : ''}`;
     case 'SIGNATURE_CONFLICT':
       return `id joins different content (${f.data.field ?? 'signature'}: request ${f.data.request ?? '?'}, terminal ${f.data.terminal ?? '?'}; caller ${f.data.caller}), not paired`;

@@ -133,9 +133,19 @@ function decisionRecord(run: AssayRun, ctx: ProfileContext): (top: Record<string
     } else if (decision === 'deny') {
       run.denyRecords++;
       const keys = [corrId, chained].filter((k): k is IdKey => k !== null);
-      if (keys.length === 0) run.denyUnchecked++;
-      const entry: DenyEntry = { loc, tool, reason, arrived: false };
+      const entry: DenyEntry = { loc, tool, reason, arrived: false, unchecked: keys.length === 0 };
       for (const k of keys) remember(run.denyKeys, k, entry, run.window);
+      if (keys.length === 0) {
+        run.denyUnchecked++;
+        // An arrival no id identifies may be this call (delivery.ts): remembered by its tool.
+        if (run.uncheckedRemembered < run.window) {
+          run.uncheckedRemembered++;
+          const t = sigTool ?? '';
+          const list = run.uncheckedDenies.get(t);
+          if (list) list.push(entry);
+          else run.uncheckedDenies.set(t, [entry]);
+        }
+      }
     }
     return 'used';
   };

@@ -1,24 +1,43 @@
 /**
- * The delivery audit: an upstream arrival no allow record took is an orphan response of
- * `delivery`; it is DENIED_BUT_DELIVERED when its key belongs to a deny record, else
- * UNRECORDED_DELIVERY.
+ * The delivery audit (docs/assay.md): an upstream arrival no allow record took is an orphan
+ * response of `delivery`; it is DENIED_BUT_DELIVERED when a deny record explains it (its key
+ * belongs to a deny record, or, with the caller log, it has no key and a deny record of its tool
+ * has none either), else UNRECORDED_DELIVERY. An arrival that was paired with an allow although a
+ * deny record could explain it as well (a suspect) is judged at the end: if that deny record saw
+ * no arrival of its own, no id tells the two calls apart, and the arrival is reported as a
+ * DENIED_BUT_DELIVERED marked `ambiguous` (error): never silently absorbed by the allow.
  */
 import type { OrphanResponseRecord } from '../../model.js';
 import { finding } from '../../report/findings.js';
 import type { ProfileContext } from '../types.js';
 import { DELIVERY_CHANNEL } from './channels.js';
+import { type DenyEntry, RUN_SCOPE } from './options.js';
 import type { AssayRun } from './run.js';
+
+/** The oldest deny record without a key, of this tool, that no arrival was attributed to yet. */
+function uncheckedDeny(run: AssayRun, tool: string): DenyEntry | undefined {
+  return run.uncheckedDenies.get(tool)?.find((e) => !e.arrived);
+}
+
+/** An arrival is attributed to a deny record: the matrix counts that deny as arrived. */
+function attribute(run: AssayRun, entry: DenyEntry): void {
+  run.deniedArrivals++;
+  if (entry.arrived) return;
+  entry.arrived = true;
+  run.denyArrived++;
+  if (entry.unchecked) {
+    entry.unchecked = false;
+    run.denyUnchecked--;
+  }
+}
 
 export function classifyArrival(run: AssayRun, o: OrphanResponseRecord, ctx: ProfileContext): void {
   if (o.channel !== DELIVERY_CHANNEL.name) return;
   const t = o.terminal;
-  const entry = t.id !== null ? run.denyKeys.get(t.id) : undefined;
+  // Without a key, with the caller log: a deny record of its tool that has no key either.
+  const entry = t.id !== null ? run.denyKeys.get(t.id) : run.decisionEval ? uncheckedDeny(run, t.attrs.tool ?? '') : undefined;
   if (entry) {
-    run.deniedArrivals++;
-    if (!entry.arrived) {
-      entry.arrived = true;
-      run.denyArrived++;
-    }
+    attribute(run, entry);
     ctx.finding(
       finding(
         'DENIED_BUT_DELIVERED',
@@ -30,4 +49,26 @@ export function classifyArrival(run: AssayRun, o: OrphanResponseRecord, ctx: Pro
     run.unrecordedArrivals++;
     ctx.finding(finding('UNRECORDED_DELIVERY', { channel: DELIVERY_CHANNEL.name, scope: o.scope, locations: [t.loc] }, { tool: t.attrs.tool ?? null, id: t.id }));
   }
+}
+
+/**
+ * At the end of input: each paired arrival a deny record could explain, whose deny record saw no
+ * arrival of its own, is a DENIED_BUT_DELIVERED marked `ambiguous` (one per deny record). When each
+ * call arrived once (the allow's and the deny's), the second arrival was already classified and
+ * nothing here is ambiguous.
+ */
+export function judgeSuspects(run: AssayRun, ctx: ProfileContext): void {
+  for (const s of run.suspects) {
+    const entry = s.key !== null ? run.denyKeys.get(s.key) : uncheckedDeny(run, s.tool);
+    if (!entry || entry.arrived) continue;
+    attribute(run, entry);
+    ctx.finding(
+      finding(
+        'DENIED_BUT_DELIVERED',
+        { channel: DELIVERY_CHANNEL.name, scope: RUN_SCOPE, locations: [s.loc, entry.loc] },
+        { tool: s.tool !== '' ? s.tool : entry.tool, id: s.key, reason: entry.reason, deny: entry.loc, ambiguous: true },
+      ),
+    );
+  }
+  run.suspects.length = 0;
 }

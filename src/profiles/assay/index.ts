@@ -13,13 +13,15 @@
  *   JSON-RPC id inherited through the `decision` pair (capped at that pair's confidence).
  *
  * Engine keys: a correlation id is kept as it is (it passed the safe-shape rule); a JSON-RPC id is
- * `jsonrpc:n:<number>` or `jsonrpc:s:<string>` (typed, so 9 ≠ "9"), or `jsonrpc:h:<sha256>` for a
- * string that is not safe-shaped. The `:` keeps the two namespaces apart (no correlation id holds
+ * `jsonrpc:n:<safe integer>` or `jsonrpc:s:<string>` (typed, so 9 ≠ "9"), or `jsonrpc:h:<sha256>`
+ * for a string that is not safe-shaped; any other id is INVALID_ID and no key. The `:` keeps the two namespaces apart (no correlation id holds
  * one), and a JSON-RPC id is never checked by the safe-shape rule (it is a protocol id).
  *
  * Delivery audit: an arrival no allow record takes is an orphan response of `delivery` (the
  * engine's ORPHAN_RESPONSE stays, so the ledger and the finding count agree); the profile adds
- * DENIED_BUT_DELIVERED when its key belongs to a deny record, UNRECORDED_DELIVERY otherwise.
+ * DENIED_BUT_DELIVERED when a deny record explains it, UNRECORDED_DELIVERY otherwise. An arrival
+ * paired with an allow that no id tells from a denied call is a DENIED_BUT_DELIVERED marked
+ * `ambiguous` at the end (delivery.ts). JSON-RPC ids follow the protocol id rule (rpc.ts).
  */
 import type { OrphanResponseRecord } from '../../model.js';
 import type { Source } from '../../input/sources.js';
@@ -27,7 +29,7 @@ import type { AssaySummary } from '../../report/assay.js';
 import type { Profile, ProfileContext, RecordHandler } from '../types.js';
 import { ASSAY_KEEP, DECISION_CHANNEL, DELIVERY_CHANNEL } from './channels.js';
 import { decisionHandler } from './decisions.js';
-import { classifyArrival } from './delivery.js';
+import { classifyArrival, judgeSuspects } from './delivery.js';
 import { callerHandler, upstreamHandler } from './logs.js';
 import type { AssayOptions } from './options.js';
 import { AssayRun } from './run.js';
@@ -54,6 +56,9 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
       if (source.role === 'caller') return callerHandler(run, ctx);
       if (source.role === 'upstream') return upstreamHandler(run, ctx);
       return decisionHandler(run, ctx);
+    },
+    finish(ctx: ProfileContext): void {
+      if (run.deliveryEval) judgeSuspects(run, ctx);
     },
     orphanResponse(o: OrphanResponseRecord, ctx: ProfileContext): void {
       classifyArrival(run, o, ctx);

@@ -9,7 +9,7 @@ import type { ProfileContext, RecordHandler, RecordOutcome } from '../types.js';
 import { asObject } from '../types.js';
 import { DECISION_CHANNEL, DELIVERY_CHANNEL } from './channels.js';
 import { CALLER_LOG, NOTE_NO_DECISION_RECORD, RESERVED_ID_PREFIX, RUN_SCOPE, UPSTREAM_LOG } from './options.js';
-import { jsonRpcKey, producerToolName, type RpcCall } from './rpc.js';
+import { checkJsonRpcId, producerToolName, rpcKeyOf, type RpcCall } from './rpc.js';
 import type { AssayRun } from './run.js';
 
 export function readCall(run: AssayRun, obj: Record<string, unknown>, loc: Loc, channel: string, ctx: ProfileContext): RpcCall | 'establish' | null {
@@ -24,8 +24,11 @@ export function readCall(run: AssayRun, obj: Record<string, unknown>, loc: Loc, 
   let corrId: IdKey | null = null;
   if (c.kind === 'valid') corrId = c.key;
   else if (c.kind === 'invalid') ctx.finding(finding('INVALID_ID', { channel, scope: RUN_SCOPE, locations: [loc] }, c.info));
-  const rpcKey = jsonRpcKey(id);
-  return { rpcKey: rpcKey === null ? null : derivedKey(rpcKey), corrId, tool: producerToolName(params?.name) };
+  // One id rule with the jsonrpc profile (rpc.ts): an id that is neither a string nor a safe
+  // integer is INVALID_ID and no key. Its call is then one no id identifies (docs/assay.md).
+  const r = checkJsonRpcId(id);
+  if (r.kind === 'invalid') ctx.finding(finding('INVALID_ID', { channel, scope: RUN_SCOPE, locations: [loc] }, r.info));
+  return { rpcKey: rpcKeyOf(r), corrId, tool: producerToolName(params?.name) };
 }
 
 export function callerHandler(run: AssayRun, ctx: ProfileContext): RecordHandler {
@@ -78,15 +81,16 @@ export function upstreamHandler(run: AssayRun, ctx: ProfileContext): RecordHandl
       if (!call) return 'ignored';
       run.upstreamCalls++;
       if (!run.deliveryEval) return 'ignored';
+      // A JSON-RPC id can only meet an id chained through a decision pair: without the caller
+      // log it is no key at all.
+      const key = call.corrId ?? (run.decisionEval ? call.rpcKey : null);
       const pair = ctx.emit(
         makeEvent(
           DELIVERY_CHANNEL,
           {
             role: 'terminal',
             scope: RUN_SCOPE,
-            // A JSON-RPC id can only meet an id chained through a decision pair: without the caller
-            // log it is no key at all.
-            id: call.corrId ?? (run.decisionEval ? call.rpcKey : null),
+            id: key,
             sig: [call.tool],
             time: null,
             caller: UPSTREAM_LOG,
@@ -96,7 +100,14 @@ export function upstreamHandler(run: AssayRun, ctx: ProfileContext): RecordHandl
           ctx,
         ),
       );
-      if (pair) run.allowArrived++;
+      if (pair) {
+        run.allowArrived++;
+        // Paired with an allow, yet a deny could explain it: its key is also a deny record's, or it
+        // has none (with the caller log, where a deny without a key is a call no id identifies).
+        // Judged at the end, when every arrival has been seen (delivery.ts judgeSuspects).
+        const suspect = key !== null ? run.denyKeys.has(key) : run.decisionEval && run.uncheckedDenies.size > 0;
+        if (suspect && run.suspects.length < run.window) run.suspects.push({ loc, key, tool: call.tool ?? '' });
+      }
       return 'used';
     },
   };

@@ -34,5 +34,15 @@ export interface DenyEntry {
   tool: string | null;
   reason: string | null;
   arrived: boolean;
+  /** No key recognises its arrival (counted in `denyUnchecked` until an arrival is attributed to it). */
+  unchecked: boolean;
+}
+
+/** A paired arrival a deny record could explain: its key is a deny's, or it has none (docs/assay.md). */
+export interface Suspect {
+  loc: Loc;
+  key: string | null;
+  /** The tool name as the producer sanitises it. */
+  tool: string;
 }
 

@@ -296,6 +296,84 @@ describe('assay: JSON-RPC details', () => {
     expect(a.delivery!.deny).toMatchObject({ arrived: 1, notArrived: 0 });
   });
 
+  it('JSON-RPC ids follow the protocol id rule: an unsafe, fractional or -0 number or an object is no key', () => {
+    for (const bad of [2 ** 53, -(2 ** 53), 1.5, -0, Infinity, NaN, { a: 1 }, [1], true]) expect(jsonRpcKey(bad)).toBeNull();
+    expect(jsonRpcKey(0)).toBe('jsonrpc:n:0');
+    expect(jsonRpcKey(Number.MAX_SAFE_INTEGER)).toBe(`jsonrpc:n:${Number.MAX_SAFE_INTEGER}`);
+  });
+
+  // Raw lines: JSON.stringify cannot write 9007199254740993 or -0 as the capture does.
+  const rawCall = (id: string) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"t","arguments":{}}}`;
+  for (const [allowId, denyId] of [
+    ['9007199254740992', '9007199254740993'],
+    ['0', '-0'],
+    ['1', '1e400'],
+    ['1', '{"a":1}'],
+    ['1', '1.5'],
+  ] as const) {
+    it(`ids ${allowId} (allowed) and ${denyId} (denied), one arrival under ${denyId}: INVALID_ID and a DENIED_BUT_DELIVERED (ambiguous), the gate fails`, async () => {
+      const { r, a, pairs } = await run({
+        inputs: [write([rec(allow, 't'), rec(deny, 't')])],
+        caller: [write([rawCall(allowId), rawCall(denyId)], 'caller.jsonl')],
+        upstream: [write([rawCall(denyId)], 'upstream.jsonl')],
+      });
+      expect(codes(r, 'INVALID_ID').length).toBeGreaterThanOrEqual(1);
+      expect(codes(r, 'INVALID_ID').every((f) => ['not-a-safe-integer', 'not-a-string-or-number'].includes((f.data as { reason: string }).reason))).toBe(true);
+      const d = codes(r, 'DENIED_BUT_DELIVERED');
+      expect(d.map(at)).toEqual([['upstream.jsonl:1', 'x.jsonl:2']]);
+      expect(d[0]!.data).toMatchObject({ ambiguous: true, deny: { line: 2 } });
+      // The arrival is paired to exactly one decision (the allow) and reported as a possible bypass.
+      expect(pairs.filter((p) => p.channel === 'delivery')).toHaveLength(1);
+      expect(a.delivery!.deny).toMatchObject({ records: 1, arrived: 1, notArrived: 0, unchecked: 0 });
+      expect(r.gate.passed).toBe(false);
+    });
+  }
+
+  it('the same ids, each call arriving once: both accounted (one pair, one DENIED_BUT_DELIVERED), nothing ambiguous', async () => {
+    const { r, a, pairs } = await run({
+      inputs: [write([rec(allow, 't'), rec(deny, 't')])],
+      caller: [write([rawCall('9007199254740992'), rawCall('9007199254740993')], 'caller.jsonl')],
+      upstream: [write([rawCall('9007199254740992'), rawCall('9007199254740993')], 'upstream.jsonl')],
+    });
+    const d = codes(r, 'DENIED_BUT_DELIVERED');
+    expect(d).toHaveLength(1);
+    expect((d[0]!.data as { ambiguous?: true }).ambiguous).toBeUndefined();
+    expect(pairs.filter((p) => p.channel === 'delivery')).toHaveLength(1);
+    expect(a.delivery).toMatchObject({ deniedArrivals: 1, unrecordedArrivals: 0, deny: { arrived: 1, notArrived: 0, unchecked: 0 } });
+  });
+
+  it('an invalid-id arrival with no denied call it could be pairs with its allow, no error', async () => {
+    const { r, pairs } = await run({
+      inputs: [write([rec(allow, 't')])],
+      caller: [write([rawCall('1e400')], 'caller.jsonl')],
+      upstream: [write([rawCall('1e400')], 'upstream.jsonl')],
+    });
+    expect(pairs.filter((p) => p.channel === 'delivery')).toHaveLength(1);
+    expect(Object.keys(r.findingCounts)).toEqual(['INVALID_ID']);
+    expect(r.gate.passed).toBe(true);
+  });
+
+  it('one valid id shared by an allowed and a denied call, one arrival: DENIED_BUT_DELIVERED (ambiguous), not absorbed by the allow', async () => {
+    const { r, a } = await run({
+      inputs: [write([rec(allow, 't'), rec(deny, 't')])],
+      caller: [write([call(5, 't'), call(5, 't')], 'caller.jsonl')],
+      upstream: [write([call(5, 't')], 'upstream.jsonl')],
+    });
+    expect(codes(r, 'DENIED_BUT_DELIVERED').map((f) => [at(f), (f.data as { ambiguous?: true }).ambiguous])).toEqual([[['upstream.jsonl:1', 'x.jsonl:2'], true]]);
+    expect(a.delivery!.deny).toMatchObject({ arrived: 1, notArrived: 0 });
+    expect(r.gate.passed).toBe(false);
+  });
+
+  it('an arrival under a denied call’s id is not taken by an allow without an id', async () => {
+    const { r } = await run({
+      inputs: [write([rec(allow, 't'), rec(deny, 't')])],
+      caller: [write([call(undefined, 't'), call(7, 't')], 'caller.jsonl')],
+      upstream: [write([call(7, 't')], 'upstream.jsonl')],
+    });
+    expect(codes(r, 'DENIED_BUT_DELIVERED').map(at)).toEqual([['upstream.jsonl:1', 'x.jsonl:2']]);
+    expect(r.gate.passed).toBe(false);
+  });
+
   it('evaluates only the channels whose both sides are present', async () => {
     const { r } = await run({ inputs: [write([rec(allow, 't')])], caller: [write([call(1, 't'), call(2, 'u')], 'caller.jsonl')] });
     expect(r.channels.map((c) => c.channel)).toEqual(['decision']);

@@ -2,10 +2,8 @@
  * The JSON-RPC side of the audit (caller and upstream logs): tool names as the producer sanitises
  * them, and typed JSON-RPC id keys (9 ≠ "9").
  */
-import { crypto } from '../../builtins.js';
 import { clipText } from '../clip.js';
-import type { IdKey } from '../event.js';
-import { isSafeId } from '../ids.js';
+import { checkId, derivedKey, type IdKey, type IdResult } from '../event.js';
 
 export interface RpcCall {
   /** The JSON-RPC id key, null for a notification (no id) or an unusable id. */
@@ -25,10 +23,22 @@ export function producerToolName(name: unknown): string {
   return clipText(name.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd'));
 }
 
-/** JSON-RPC ids compare with their type: 9 ≠ "9". */
-export function jsonRpcKey(id: unknown): string | null {
-  if (typeof id === 'number' && Number.isFinite(id)) return `jsonrpc:n:${id}`;
-  if (typeof id === 'string') return isSafeId(id) ? `jsonrpc:s:${id}` : `jsonrpc:h:${crypto().createHash('sha256').update(id).digest('hex')}`;
-  return null;
+/**
+ * A JSON-RPC id under the protocol id rule every profile uses (`checkId('protocol')`,
+ * src/profiles/event.ts; docs/pairing.md, "How ids are shown"): a string or a safe integer, typed
+ * (9 ≠ "9"). An unsafe, fractional or `-0` number, or any other JSON value, is INVALID_ID and
+ * never a key: 9007199254740993 parses as 9007199254740992, so such ids cannot tell calls apart.
+ * Keys are namespaced `jsonrpc:` (no correlation id holds a `:`).
+ */
+export function checkJsonRpcId(id: unknown): IdResult {
+  return checkId('protocol', 'id', id);
 }
 
+/** The engine key of a checked JSON-RPC id, or null when it gives none (absent, null, "") or is invalid. */
+export function rpcKeyOf(c: IdResult): IdKey | null {
+  return c.kind === 'valid' ? derivedKey(`jsonrpc:${c.key}`) : null;
+}
+
+export function jsonRpcKey(id: unknown): IdKey | null {
+  return rpcKeyOf(checkJsonRpcId(id));
+}

@@ -4,7 +4,7 @@
  */
 import type { Loc } from '../../model.js';
 import type { IdKey } from '../event.js';
-import { type AssayOptions, DEFAULT_CORRELATION_KEY, DEFAULT_WINDOW, type DenyEntry, MAX_TOOLS } from './options.js';
+import { type AssayOptions, DEFAULT_CORRELATION_KEY, DEFAULT_WINDOW, type DenyEntry, MAX_TOOLS, type Suspect } from './options.js';
 import { bump } from './windows.js';
 
 export class AssayRun {
@@ -39,6 +39,11 @@ export class AssayRun {
   readonly chain = new WeakMap<Loc, IdKey>();
   // Delivery audit.
   readonly denyKeys = new Map<string, DenyEntry>();
+  /** Deny records no key recognises, by sanitised tool name (bounded by `window` in all). */
+  readonly uncheckedDenies = new Map<string, DenyEntry[]>();
+  uncheckedRemembered = 0;
+  /** Paired arrivals a deny record could explain, judged at the end (bounded by `window`). */
+  readonly suspects: Suspect[] = [];
   allowRecords = 0;
   allowArrived = 0;
   denyRecords = 0;

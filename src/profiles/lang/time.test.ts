@@ -12,6 +12,9 @@ describe('time parsing', () => {
     expect(naive?.ms).toBeCloseTo(BASE + 203.201, 6);
     expect(parseRfc3339('2025-10-23 22:20:24')).toEqual({ ms: BASE, naive: true });
     expect(parseRfc3339('2025-13-23T22:20:24Z')).toBeNull();
+    // Calendar-invalid times are unreadable, never normalised; years 0000–0099 are themselves.
+    for (const bad of ['2026-02-30T00:00:00Z', '2026-01-01T24:00:00', '2026-01-01T00:00:00+25:00', '2026-04-31T12:00:00.5']) expect([bad, parseRfc3339(bad)]).toEqual([bad, null]);
+    expect(new Date(parseRfc3339('0042-06-01T00:00:00Z')!.ms).getUTCFullYear()).toBe(42);
     expect(parseRfc3339('2025-10-23')).toBeNull();
     expect(parseRfc3339(1761258024)).toBeNull();
   });

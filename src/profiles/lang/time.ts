@@ -1,6 +1,7 @@
 /**
  * Times as captures write them (docs/profiles.md, "Times"):
- * - RFC 3339 with a zone (`2026-08-05T15:23:15.602Z`, `…+02:00`), 0–9 fraction digits;
+ * - RFC 3339 with a zone (`2026-08-05T15:23:15.602Z`, `…+02:00`), 0–9 fraction digits; a
+ *   calendar-invalid one (2026-02-30, 24:00, +25:00) is unreadable, years 0000–0099 are themselves;
  * - the same without a zone (Python's naive `isoformat()`: `2025-10-23T22:20:24.203201`), read as
  *   UTC and flagged `naive` so the report can say so once;
  * - epoch seconds, milliseconds, microseconds or nanoseconds, as JSON numbers or numeric strings
@@ -11,6 +12,8 @@
  * whole milliseconds and a remainder, so differences of nanosecond times keep microsecond
  * precision (a double holds ~15.9 significant digits; 1.7e18 ns does not fit exactly).
  */
+
+import { civilUtcMs, offsetMs } from '../time.js';
 
 export type EpochUnit = 's' | 'ms' | 'us' | 'ns';
 export const EPOCH_UNITS: readonly EpochUnit[] = ['s', 'ms', 'us', 'ns'];
@@ -32,22 +35,17 @@ export function parseRfc3339(v: unknown): ParsedTime | null {
   if (typeof v !== 'string' || v.length > 40) return null;
   const m = RFC3339.exec(v);
   if (!m) return null;
-  const mo = +m[2]!;
-  const d = +m[3]!;
-  const h = +m[4]!;
-  const mi = +m[5]!;
-  const s = +m[6]!;
-  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return null;
-  const ms = Date.UTC(+m[1]!, mo - 1, d, h, mi, s);
-  if (Number.isNaN(ms)) return null;
+  // The one calendar rule (../time.ts): years 0000–9999 as themselves, nothing normalised.
+  const ms = civilUtcMs(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+  if (ms === null) return null;
   const frac = m[7] ? Number(`0.${m[7]}`) * 1000 : 0;
   const z = m[8];
-  let off = 0;
+  let off: number | null = 0;
   if (z !== undefined && z !== 'Z' && z !== 'z') {
-    const sign = z[0] === '-' ? -1 : 1;
     const digits = z.slice(1).replace(':', '');
-    off = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4))) * 60_000;
+    off = offsetMs(z[0] === '-' ? -1 : 1, Number(digits.slice(0, 2)), Number(digits.slice(2, 4)));
   }
+  if (off === null) return null;
   return { ms: ms + frac - off, naive: z === undefined };
 }
 

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tmpDir, writeCapture } from './helpers.js';
+import { fixture, runCli, tmpDir, writeCapture } from './helpers.js';
 import type { Report } from '../src/report/report.js';
 import { sarifValidator } from './sarif-validator.js';
 
@@ -105,5 +105,22 @@ describe('diff and --baseline', () => {
     expect(md.stdout).toContain('### Since baseline');
     expect(md.stdout).toContain('| crossed rate (FIFO) | 100.0% | 0.0% | −100.0 pp |');
     expect(md.stdout).toMatch(/#### Fixed findings[\s\S]*CROSSED_PAIR/);
+  });
+});
+
+describe('diff: gate options on the command line apply', () => {
+  it('--fail-on warning fails a head with warnings; --no-fail turns a saved failing gate into exit 0', async () => {
+    const dir = tmpDir();
+    const plain = path.join(dir, 'plain.json');
+    const strict = path.join(dir, 'strict.json');
+    await runCli(['analyze', fixture('orphan-crossed.jsonl'), '-f', 'json', '-o', plain]);
+    await runCli(['analyze', fixture('orphan-crossed.jsonl'), '--fail-on', 'warning', '-f', 'json', '-o', strict]);
+    const a = await runCli(['diff', plain, plain, '--fail-on', 'warning']);
+    expect(a.code).toBe(1);
+    expect(a.stderr).toMatch(/^callpair: gate failed: fail-on:warning/m);
+    expect((await runCli(['diff', strict, strict])).code).toBe(1);
+    expect((await runCli(['diff', strict, strict, '--no-fail'])).code).toBe(0);
+    // --fail-on-new: the same head has nothing new.
+    expect((await runCli(['diff', strict, strict, '--fail-on-new', '--fail-on', 'warning'])).code).toBe(0);
   });
 });

@@ -12,7 +12,7 @@ import { withBaseline } from '../merge/diff.js';
 import { InputUsageError } from '../input/sources.js';
 import { guarded } from './options.js';
 import { gateOptions, gateOptionsFrom, type GateArgs } from './gate-options.js';
-import { gateGiven } from './render.js';
+import { gateGiven, regate } from './render.js';
 import { writeStdout } from './io.js';
 import { DEFAULT_GATE, EXIT_CODES } from './help.js';
 import { armGate, settleGate } from './gate-exit.js';
@@ -54,7 +54,9 @@ async function runDiff(a: DiffArgs): Promise<void> {
   const base = await readReportFile(String(a.base));
   const head = await readReportFile(String(a.head));
   const gate = gateGiven(a) ? gateOptionsFrom(a) : head.run ? gateOptionsOf(head.run.gate) : {};
-  const r = withBaseline(head, base, a.failOnNew, gate);
+  // Gate options on the command line apply to the head (as `render` applies them); --fail-on-new
+  // then counts only its new findings.
+  const r = withBaseline(regate(head, a), base, a.failOnNew, gate);
   const b = r.baseline!;
   armGate(r.gate);
   let text: string;

@@ -71,8 +71,36 @@ function positions(mask: string): number[] {
   return p;
 }
 
+/**
+ * A signature's values on Q as one key: each value length-prefixed (so no value can fake a
+ * separator), null as `-`. Built without an intermediate array: it runs for every event.
+ */
 function project(sig: Sig, q: readonly number[]): string {
-  return JSON.stringify(q.map((i) => sig![i]));
+  let k = '';
+  for (let j = 0; j < q.length; j++) {
+    const v = sig![q[j]!];
+    k += v == null ? '-|' : `${v.length}:${v}|`;
+  }
+  return k;
+}
+
+interface Shared {
+  q: number[];
+  /** Q as text: the key of its index. */
+  qk: string;
+}
+const SHARED = new Map<string, Shared>();
+/** The fields a request mask and a terminal mask share (memoised: at most 4^f pairs per channel). */
+function shared(mask: string, t: string): Shared {
+  const key = `${mask}|${t}`;
+  let s = SHARED.get(key);
+  if (!s) {
+    const tset = positions(t);
+    const q = positions(mask).filter((i) => tset.includes(i));
+    s = { q, qk: q.join(',') };
+    if (SHARED.size < 4096) SHARED.set(key, s);
+  }
+  return s;
 }
 
 /** An entry's key in the index of Q (Q ⊆ its mask). */
@@ -179,11 +207,10 @@ export class SigPool<T> {
     if (!sig) return { first: null, count };
     const t = maskOf(sig);
     if (t === '') return { first: null, count };
-    const tset = t.split(',').map(Number);
     for (const mask of this.byMask.keys()) {
-      const q = positions(mask).filter((i) => tset.includes(i));
+      const { q, qk } = shared(mask, t);
       if (q.length === 0) continue;
-      const x = this.index(mask, q);
+      const x = this.index(mask, q, qk);
       const b = x.buckets.get(project(sig, q));
       if (!b) continue;
       count += b.live;
@@ -193,10 +220,9 @@ export class SigPool<T> {
     return { first: best ? best.item : null, count };
   }
 
-  private index(mask: string, q: number[]): QIndex<T> {
+  private index(mask: string, q: number[], qk: string): QIndex<T> {
     let byQ = this.indexes.get(mask);
     if (!byQ) this.indexes.set(mask, (byQ = new Map()));
-    const qk = q.join(',');
     let x = byQ.get(qk);
     if (!x) {
       x = { q, buckets: new Map(), empty: 0 };

@@ -41,25 +41,32 @@ describe('nothing matched never passes quietly', () => {
     expect((await runCli(['analyze', '--allow-empty', '--profile', 'jsonrpc', fixture('custom/http-log.jsonl')])).code).toBe(0);
   });
 
-  it('--profile jsonrpc on a file whose every call has an invalid id: INVALID_ID and NO_CALL_EVENTS, exit 1; 0 with --allow-empty', async () => {
+  it('--profile jsonrpc: a call whose id is invalid is INVALID_ID and still a call (no id: paired by the fallbacks, or an orphan)', async () => {
     const file = path.join(tmpDir(), 'bad-ids.jsonl');
     writeFileSync(
       file,
       [
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}',
+        '{"jsonrpc":"2.0","id":-0,"method":"tools/call","params":{"name":"t"}}',
         '{"jsonrpc":"2.0","id":9007199254740993,"method":"tools/call","params":{"name":"t"}}',
-        '{"jsonrpc":"2.0","id":9007199254740993,"result":{}}',
-        '{"jsonrpc":"2.0","id":{"a":1},"method":"tools/call","params":{"name":"t"}}',
-        '{"jsonrpc":"2.0","id":-0,"result":{}}',
+        '{"jsonrpc":"2.0","id":1,"result":{}}',
         '{"jsonrpc":"2.0","method":"notifications/initialized"}',
       ].join('\n') + '\n',
     );
-    const r = await runCli(['analyze', '--profile', 'jsonrpc', '-f', 'json', file]);
+    const r = await runCli(['analyze', '--profile', 'jsonrpc', '-f', 'json', '--max-orphan-requests', '0', file]);
     expect(r.code).toBe(1);
     const rep = JSON.parse(r.stdout);
-    expect(rep.findingCounts).toMatchObject({ NO_CALL_EVENTS: 1, INVALID_ID: 4 });
-    const f = rep.findings.find((x: { code: string }) => x.code === 'NO_CALL_EVENTS');
-    expect(f).toMatchObject({ severity: 'error', data: { reason: 'nothing-matched', inputs: 1, records: 5, profile: 'jsonrpc' } });
-    expect(f.message).toContain('no call events');
+    expect(rep.findingCounts).toMatchObject({ INVALID_ID: 2, ORPHAN_REQUEST: 2 });
+    expect(rep.channels[0]).toMatchObject({ requests: 3, orphanRequests: 2 });
+    expect(rep.findingCounts.NO_CALL_EVENTS).toBeUndefined();
+  });
+
+  it('--profile jsonrpc on a file of notifications only: NO_CALL_EVENTS, exit 1; 0 with --allow-empty', async () => {
+    const file = path.join(tmpDir(), 'notes.jsonl');
+    writeFileSync(file, '{"jsonrpc":"2.0","method":"notifications/initialized"}\n{"jsonrpc":"2.0","method":"notifications/progress"}\n');
+    const r = await runCli(['analyze', '--profile', 'jsonrpc', '-f', 'json', file]);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).findingCounts).toMatchObject({ NO_CALL_EVENTS: 1 });
     expect((await runCli(['analyze', '--profile', 'jsonrpc', '--allow-empty', file])).code).toBe(0);
   });
 

@@ -56,11 +56,13 @@ describe('jsonrpc profile', () => {
     expect(ch).toMatchObject({ orphanRequests: 1, orphanResponses: 1 });
   });
 
-  it('ids that are neither string nor number are INVALID_ID and no call', async () => {
+  it('ids that are neither string nor number are INVALID_ID, and the calls are calls without an id', async () => {
     const r = await analyzeLines([rq({ a: 1 }, 'x'), rq(true, 'y'), ok([1])]);
     expect(r.findingCounts.INVALID_ID).toBe(3);
     expect(r.findings.find((f) => f.code === 'INVALID_ID')!.data).toMatchObject({ field: 'id', reason: 'not-a-string-or-number' });
-    expect(r.channels.find((c) => c.channel === 'jsonrpc')).toBeUndefined();
+    const ch = r.channels.find((c) => c.channel === 'jsonrpc')!;
+    expect(ch).toMatchObject({ requests: 2, terminals: 1 });
+    expect(ch.pairs.byMethod.id).toBe(0);
   });
 
   it('reads batches: a line holding an array of messages (the JSON-RPC 2.0 specification examples)', async () => {

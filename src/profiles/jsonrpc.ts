@@ -178,7 +178,9 @@ export function jsonrpcProfile(): Profile {
     if (dir !== null && !known) sum.unknownDirections++;
     // The side that sent the request this message belongs to.
     const requestSide = !known ? null : hasMethod ? dir! : OPPOSITE.get(dir!)!;
-    let key: string;
+    // null: no usable id (INVALID_ID): the call is still a call, paired by the fallbacks like any
+    // call without an id (docs/pairing.md), never dropped.
+    let key: string | null;
     let label: string | undefined;
     if (isResponse && m.id === null) {
       // `"id": null`: an error about a request whose id the server could not read. It answers no
@@ -195,12 +197,13 @@ export function jsonrpcProfile(): Profile {
         const reason = m.id === '' ? ('empty' as const) : ('not-a-string-or-number' as const);
         const info = c.kind === 'invalid' ? c.info : { field: 'id', reason, length: text.length, sha256: sha256Prefix(text) };
         ctx.finding(finding('INVALID_ID', { channel: JSONRPC_CHANNEL.name, scope: '', locations: [loc] }, info));
-        return false;
+        key = null;
+      } else {
+        key = c.key;
+        label = c.label;
       }
-      key = c.key;
-      label = c.label;
     }
-    const id = derivedKey(known && requestSide !== null ? `${requestSide}/${key}` : key);
+    const id = key === null ? null : derivedKey(known && requestSide !== null ? `${requestSide}/${key}` : key);
     const role: Role = hasMethod ? 'request' : 'terminal';
     // A response that states no side has no caller of its own (docs/design.md: never another call's default).
     const caller = known && requestSide !== null ? requestSide : role === 'request' ? 'main' : null;

@@ -36,7 +36,7 @@ export function traceBlocks(t: TraceReport): Block[] {
     return out;
   }
   t.calls.forEach((c, i) => {
-    const title = `Call ${t.calls.length > 1 ? `${i + 1} of ${t.calls.length} ` : ''}— channel ${safeText(c.channel)}, scope ${safeText(c.scope || '(none)', 80)}${c.id ? `, id ${safeText(c.id, 130)}` : ', no id'}`;
+    const title = `Call ${t.calls.length > 1 ? `${i + 1} of ${t.calls.length} ` : ''}— channel ${safeText(c.channel)}, scope ${safeText(c.scope || '(none)', 80)}${c.id ? `, id ${safeText(c.id, 130)}` : c.method === 'id' ? ', id not shown (it has no display form: docs/pairing.md, "How ids are shown")' : ', no id'}`;
     out.push({ kind: 'heading', text: title });
     const rows: string[][] = [];
     if (c.request) rows.push(eventRow('request', c.request));

@@ -119,7 +119,13 @@ describe('diff: gate options on the command line apply', () => {
     expect(a.code).toBe(1);
     expect(a.stderr).toMatch(/^callpair: gate failed: fail-on:warning/m);
     expect((await runCli(['diff', strict, strict])).code).toBe(1);
-    expect((await runCli(['diff', strict, strict, '--no-fail'])).code).toBe(0);
+    // --no-fail alone keeps the saved options (fail on warnings) and only stops enforcing them.
+    const nf = await runCli(['diff', strict, strict, '--no-fail']);
+    expect(nf.code).toBe(0);
+    expect(nf.stderr).toMatch(/gate failed: fail-on:warning.*--no-fail/);
+    const rn = await runCli(['render', strict, '--no-fail']);
+    expect(rn.code).toBe(0);
+    expect(rn.stderr).toMatch(/gate failed: fail-on:warning.*--no-fail/);
     // --fail-on-new: the same head has nothing new.
     expect((await runCli(['diff', strict, strict, '--fail-on-new', '--fail-on', 'warning'])).code).toBe(0);
   });

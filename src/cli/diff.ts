@@ -5,14 +5,13 @@
  * on new findings only — and sets the exit code as in `analyze`.
  */
 import type { CommandModule } from 'yargs';
-import { gateOptionsOf } from '../analyze.js';
 import { safeJson } from '../formatters/json.js';
 import { baselineMarkdown } from '../formatters/markdown.js';
 import { withBaseline } from '../merge/diff.js';
 import { InputUsageError } from '../input/sources.js';
 import { guarded } from './options.js';
-import { gateOptions, gateOptionsFrom, type GateArgs } from './gate-options.js';
-import { gateGiven, regate } from './render.js';
+import { gateOptions, type GateArgs } from './gate-options.js';
+import { gateFor, regate } from './render.js';
 import { writeStdout } from './io.js';
 import { DEFAULT_GATE, EXIT_CODES } from './help.js';
 import { armGate, settleGate } from './gate-exit.js';
@@ -53,7 +52,7 @@ async function runDiff(a: DiffArgs): Promise<void> {
   await checkOutputs(a.output ? [{ file: a.output, flag: '--output ' }] : [], { inputs: [String(a.base), String(a.head)] }, !a.output);
   const base = await readReportFile(String(a.base));
   const head = await readReportFile(String(a.head));
-  const gate = gateGiven(a) ? gateOptionsFrom(a) : head.run ? gateOptionsOf(head.run.gate) : {};
+  const gate = gateFor(head, a);
   // Gate options on the command line apply to the head (as `render` applies them); --fail-on-new
   // then counts only its new findings.
   const r = withBaseline(regate(head, a), base, a.failOnNew, gate);

@@ -8,7 +8,7 @@ import { gateOptionsOf, gateRun } from '../analyze.js';
 import { applyBaseline, baselineOptions, loadBaseline, type BaselineArgs } from './baseline.js';
 import { withReportOutputs } from './report-run.js';
 import { FORMAT_NAMES } from '../formatters/index.js';
-import { evaluateGate } from '../report/gate.js';
+import { evaluateGate, type GateOptions } from '../report/gate.js';
 import type { Report } from '../report/report.js';
 import { guarded } from './options.js';
 import { gateOptions, gateOptionsFrom, type GateArgs } from './gate-options.js';
@@ -51,10 +51,21 @@ export function gateGiven(a: GateArgs): boolean {
   return a.failOn !== undefined || a.maxCrossedRate !== undefined || a.maxOrphanRequests !== undefined || a.maxAmbiguous !== undefined || a.minIdCoverage !== undefined || a.fail === false;
 }
 
+/**
+ * The gate options for a saved report: the ones given on the command line; `--no-fail` alone keeps
+ * the saved ones and only stops enforcing them; none given: the saved ones.
+ */
+export function gateFor(report: Report, a: GateArgs): GateOptions {
+  const saved = report.run ? gateOptionsOf(report.run.gate) : {};
+  if (!gateGiven(a)) return saved;
+  const onlyNoFail = a.failOn === undefined && a.maxCrossedRate === undefined && a.maxOrphanRequests === undefined && a.maxAmbiguous === undefined && a.minIdCoverage === undefined;
+  return onlyNoFail ? { ...saved, noFail: true } : gateOptionsFrom(a);
+}
+
 /** The report with its gate evaluated again for these options (when any is given). */
 export function regate(report: Report, a: GateArgs): Report {
   if (!gateGiven(a)) return report;
-  const g = gateOptionsFrom(a);
+  const g = gateFor(report, a);
   return { ...report, run: { ...report.run, gate: gateRun(g) }, gate: evaluateGate(g, report.findingCounts, report.channels) };
 }
 
@@ -63,7 +74,7 @@ async function runRender(a: RenderArgs): Promise<void> {
   const inputs = [String(a.report_file), ...(a.baseline ? [String(a.baseline)] : [])];
   await withReportOutputs(a, { inputs }, async () => {
     const base = await loadBaseline(a);
-    const saved = regate(await readReportFile(String(a.report_file)), a);
-    return applyBaseline(saved, base, a, gateGiven(a) ? gateOptionsFrom(a) : saved.run ? gateOptionsOf(saved.run.gate) : {});
+    const read = await readReportFile(String(a.report_file));
+    return applyBaseline(regate(read, a), base, a, gateFor(read, a));
   });
 }

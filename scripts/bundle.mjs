@@ -20,20 +20,25 @@ const out = path.join(ROOT, 'dist', 'cli');
 rmSync(path.join(out, 'chunks'), { recursive: true, force: true });
 rmSync(path.join(out, 'fast.cjs.cache'), { force: true });
 
-await build({
+/** What both bundles share. */
+const common = {
   absWorkingDir: ROOT,
-  entryPoints: { main: 'src/cli/main.ts', worker: 'src/input/worker.ts' },
-  outdir: out,
-  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
   minifySyntax: true,
   minifyWhitespace: true,
   legalComments: 'none',
   logLevel: 'warning',
+};
+
+await build({
+  ...common,
+  entryPoints: { main: 'src/cli/main.ts', worker: 'src/input/worker.ts' },
+  outdir: out,
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
+  format: 'esm',
   // CommonJS dependencies (cli-table3, …) call require(): give the ES module one.
   banner: { js: "import { createRequire as __cpRequire } from 'node:module'; const require = __cpRequire(import.meta.url);" },
 });
@@ -43,17 +48,10 @@ await build({
 // Node 20, and one file instead of a dozen chunks spares the module loader. Its last line names
 // the build; the cache written below repeats it, so a cache never meets another build's code.
 await build({
-  absWorkingDir: ROOT,
+  ...common,
   entryPoints: ['src/cli/fast-main.ts'],
   outfile: path.join(out, 'fast.cjs'),
-  bundle: true,
   format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  minifySyntax: true,
-  minifyWhitespace: true,
-  legalComments: 'none',
-  logLevel: 'warning',
   // parallel.ts finds the reader worker next to itself: dist/cli/worker.js, as for main.js.
   define: { 'import.meta.url': '__cpImportMetaUrl' },
   banner: { js: "const __cpImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },

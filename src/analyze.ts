@@ -9,7 +9,7 @@ import { FindingCollector, finding, type Finding } from './report/findings.js';
 import { findingMessage } from './report/messages.js';
 import { noteText } from './report/notes.js';
 import { evaluateGate, parseFailOn, type GateOptions } from './report/gate.js';
-import { channelReportWithData, REPORT_SCHEMA, type InputLedgerReport, type MergeDataReport, type Report, type RunReport } from './report/report.js';
+import { channelReportWithData, inputTotals, REPORT_SCHEMA, type InputLedgerReport, type MergeDataReport, type Report, type RunReport } from './report/report.js';
 import { dropRepeatedFiles, InputUsageError, resolveSources, type Source, type SourceRole, type WalkError } from './input/sources.js';
 import { ChunkRecycler, readSource } from './input/read.js';
 import { fileContains } from './input/sniff.js';
@@ -270,16 +270,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
     if (n > max) findingsOmitted[code] = n - max;
   }
 
-  const totals = { lines: 0, records: 0, ignored: 0, malformed: 0, oversized: 0, blank: 0, duplicates: 0 };
-  for (const i of inputs) {
-    totals.lines += i.lines;
-    totals.records += i.records;
-    totals.ignored += i.ignored;
-    totals.malformed += i.malformed;
-    totals.oversized += i.oversized;
-    totals.blank += i.blank;
-    totals.duplicates += i.duplicates;
-  }
+  const totals = inputTotals(inputs);
 
   const report: Report = {
     schema: REPORT_SCHEMA,

@@ -16,6 +16,7 @@ import { findingMessage } from '../report/messages.js';
 import {
   compareGroups,
   counterReport,
+  inputTotals,
   REPORT_SCHEMA,
   type ChannelReport,
   type CounterReport,
@@ -242,16 +243,7 @@ export class ReportMerger {
     }
 
     const inputs = this.inputs.sort((a, b) => comparePaths(a.path, b.path) || cmpJson(a, b));
-    const totals = { lines: 0, records: 0, ignored: 0, malformed: 0, oversized: 0, blank: 0, duplicates: 0 };
-    for (const i of inputs) {
-      totals.lines += i.lines;
-      totals.records += i.records;
-      totals.ignored += i.ignored;
-      totals.malformed += i.malformed;
-      totals.oversized += i.oversized;
-      totals.blank += i.blank;
-      totals.duplicates += i.duplicates;
-    }
+    const totals = inputTotals(inputs);
     return {
       schema: REPORT_SCHEMA,
       tool: this.first.tool,

@@ -32,6 +32,21 @@ export interface InputLedgerReport {
   error: { message: string; byteOffset: number } | null;
 }
 
+/** The report's `totals`: every input's ledger summed (one run, or the shards `callpair merge` combines). */
+export function inputTotals(inputs: readonly InputLedgerReport[]): Report['totals'] {
+  const t = { lines: 0, records: 0, ignored: 0, malformed: 0, oversized: 0, blank: 0, duplicates: 0 };
+  for (const i of inputs) {
+    t.lines += i.lines;
+    t.records += i.records;
+    t.ignored += i.ignored;
+    t.malformed += i.malformed;
+    t.oversized += i.oversized;
+    t.blank += i.blank;
+    t.duplicates += i.duplicates;
+  }
+  return t;
+}
+
 export interface CounterReport {
   requests: number;
   terminals: number;

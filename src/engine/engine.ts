@@ -24,7 +24,9 @@ import type { ChannelSnapshot, EngineSnapshot, SnapshotOptions } from '../model/
 import { LatencyHistogram } from '../stats/histogram.js';
 import { cascade, conflictField, type CascadeMatch } from './cascade.js';
 import { forgetInShadows, takeShadows, type ShadowTake } from './shadows.js';
-import { countersSnapshot, newCounters, newOpenSet, OpenQueue, type ChannelState, type Counters, type OpenReq, type ScopeState, type ShadowReq } from './state.js';
+import { countersSnapshot, isEmptyOpenSet, newCounters, newOpenSet, OpenQueue, type ChannelState, type Counters, type OpenReq, type OpenSet, type ScopeState, type ShadowReq } from './state.js';
+
+const SPARE_OPEN_SETS = 64;
 
 export { sigMatch } from './cascade.js';
 export { OpenQueue, newCounters, type ChannelState, type Counters, type ScopeState } from './state.js';
@@ -71,6 +73,8 @@ export class PairingEngine {
   private idleTick = 0;
   /** Arrival number of the last request (instance state: two engines never share a sequence). */
   private seq = 0;
+  /** Empty open sets kept for reuse (maybeDropOpen). */
+  private readonly spareOpen: OpenSet[] = [];
 
   constructor(opts: EngineOptions) {
     this.sink = opts.sink;
@@ -92,6 +96,7 @@ export class PairingEngine {
         openQueue: new OpenQueue(),
         closed: new Map(),
         idle: [],
+        idleStamps: [],
         idleHead: 0,
         folded: 0,
       };
@@ -114,11 +119,23 @@ export class PairingEngine {
   private markIdle(ch: ChannelState, sc: ScopeState): void {
     if (sc.open !== null || sc.idleStamp !== 0) return;
     sc.idleStamp = ++this.idleTick;
-    ch.idle.push({ sc, stamp: sc.idleStamp });
-    if (ch.idle.length - ch.idleHead > 2 * ch.scopes.size + 1024) {
-      ch.idle = ch.idle.slice(ch.idleHead).filter((e) => e.sc.idleStamp === e.stamp);
-      ch.idleHead = 0;
+    ch.idle.push(sc);
+    ch.idleStamps.push(sc.idleStamp);
+    if (ch.idle.length - ch.idleHead > 2 * ch.scopes.size + 1024) this.compactIdle(ch, true);
+  }
+
+  /** Drops the idle queue's head (taken entries); with `stale`, also entries no longer current. */
+  private compactIdle(ch: ChannelState, stale: boolean): void {
+    const idle: ScopeState[] = [];
+    const stamps: number[] = [];
+    for (let i = ch.idleHead; i < ch.idle.length; i++) {
+      if (stale && ch.idle[i]!.idleStamp !== ch.idleStamps[i]) continue;
+      idle.push(ch.idle[i]!);
+      stamps.push(ch.idleStamps[i]!);
     }
+    ch.idle = idle;
+    ch.idleStamps = stamps;
+    ch.idleHead = 0;
   }
 
   /**
@@ -128,16 +145,14 @@ export class PairingEngine {
    */
   private foldIdle(ch: ChannelState): void {
     while (ch.idleHead < ch.idle.length) {
-      const e = ch.idle[ch.idleHead]!;
+      const sc = ch.idle[ch.idleHead]!;
+      const stamp = ch.idleStamps[ch.idleHead]!;
       ch.idle[ch.idleHead++] = undefined as never;
-      if (ch.idleHead > 4096 && ch.idleHead * 2 > ch.idle.length) {
-        ch.idle = ch.idle.slice(ch.idleHead);
-        ch.idleHead = 0;
-      }
-      if (e.sc.idleStamp !== e.stamp || e.sc.open !== null || ch.scopes.get(e.sc.scope) !== e.sc) continue;
-      ch.scopes.delete(e.sc.scope);
+      if (ch.idleHead > 4096 && ch.idleHead * 2 > ch.idle.length) this.compactIdle(ch, false);
+      if (sc.idleStamp !== stamp || sc.open !== null || ch.scopes.get(sc.scope) !== sc) continue;
+      ch.scopes.delete(sc.scope);
       ch.folded++;
-      this.sink.scopeFolded?.(ch.spec.name, e.sc.scope);
+      this.sink.scopeFolded?.(ch.spec.name, sc.scope);
       return;
     }
   }
@@ -170,7 +185,7 @@ export class PairingEngine {
   }
 
   private request(ch: ChannelState, sc: ScopeState, ev: CallEvent): void {
-    const open = (sc.open ??= newOpenSet());
+    const open = (sc.open ??= this.spareOpen.pop() ?? newOpenSet());
     // Busy again: its idle-queue entry is stale until it is idle once more.
     sc.idleStamp = 0;
     const seq = ++this.seq;
@@ -245,7 +260,12 @@ export class PairingEngine {
 
   private maybeDropOpen(sc: ScopeState): void {
     const o = sc.open;
-    if (o && o.all.size === 0 && o.fifo.size === 0 && o.sigShadow.size === 0) sc.open = null;
+    if (o && o.all.size === 0 && o.fifo.size === 0 && o.sigShadow.size === 0) {
+      sc.open = null;
+      // Most scopes open and empty a set per call: an empty one is kept for the next (fewer
+      // allocations, less garbage), a few at most.
+      if (this.spareOpen.length < SPARE_OPEN_SETS && isEmptyOpenSet(o)) this.spareOpen.push(o);
+    }
   }
 
   /** A terminal: the shadows take their partners, then the cascade pairs it, or it is an orphan or a duplicate. */

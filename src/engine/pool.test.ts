@@ -16,6 +16,35 @@ const opArb = fc.oneof(
 );
 
 describe('SigPool (issue 16 item 8)', () => {
+  it('gives the same answers on either side of the scan threshold (pools growing past 16 and shrinking back)', () => {
+    const heavy = fc.oneof({ arbitrary: fc.record({ op: fc.constant('add' as const), sig: sigArb }), weight: 3 }, { arbitrary: opArb, weight: 2 });
+    fc.assert(
+      fc.property(fc.array(heavy, { minLength: 40, maxLength: 400 }), (ops) => {
+        const pool = new SigPool<number>();
+        const ref = new Map<number, Sig>();
+        let seq = 0;
+        for (const o of ops) {
+          if (o.op === 'add') {
+            pool.add(++seq, seq, o.sig);
+            ref.set(seq, o.sig);
+          } else if (o.op === 'delete' || o.op === 'shift') {
+            const keys = [...ref.keys()];
+            if (keys.length === 0) continue;
+            const k = o.op === 'shift' ? keys[0]! : keys[o.pick % keys.length]!;
+            expect(pool.delete(k)).toBe(true);
+            ref.delete(k);
+          }
+          const probe: Sig = o.op === 'match' ? o.sig : ['a', null, 'b'];
+          const matching = [...ref].filter(([, s]) => sigMatch(probe, s)).map(([k]) => k);
+          const got = pool.match(probe);
+          expect(got.first).toBe(matching[0] ?? null);
+          expect(got.count).toBe(matching.length);
+        }
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 200) },
+    );
+  });
+
   it('answers "oldest" and "oldest with a matching signature" exactly as a scan of the pool would', () => {
     fc.assert(
       fc.property(fc.array(opArb, { maxLength: 300 }), (ops) => {

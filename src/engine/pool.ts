@@ -16,7 +16,15 @@
  *   needs them (one pass over the pool), then kept up to date on every add and delete.
  */
 
+import { sigMatch } from './cascade.js';
+
 type Sig = readonly (string | null)[] | null;
+
+/**
+ * A pool with at most this many live entries answers `match` by a scan of its arrival order: most
+ * scopes hold a call or two at a time, and building indexes for them costs more than the scan.
+ */
+const SCAN_BELOW = 16;
 
 interface Entry<T> {
   seq: number;
@@ -122,6 +130,11 @@ export class SigPool<T> {
     return this.bySeq.size;
   }
 
+  /** Empty, with no index or stale entry left: reusable as a new pool. */
+  isPristine(): boolean {
+    return this.bySeq.size === 0 && this.order.length === 0 && this.byMask.size === 0 && this.indexes.size === 0;
+  }
+
   get(seq: number): T | undefined {
     return this.bySeq.get(seq)?.item;
   }
@@ -134,7 +147,7 @@ export class SigPool<T> {
     const e: Entry<T> = { seq, item, sig, mask: maskOf(sig), alive: true };
     this.order.push(e);
     // Entries deleted behind a long-lived oldest one are dropped once they outnumber the live ones.
-    if (this.order.length - this.head > 2 * this.bySeq.size + 1024) this.compact();
+    if (this.order.length - this.head > 2 * this.bySeq.size + 64) this.compact();
     this.bySeq.set(seq, e);
     if (e.mask === '') return;
     this.byMask.set(e.mask, (this.byMask.get(e.mask) ?? 0) + 1);
@@ -205,6 +218,17 @@ export class SigPool<T> {
     let best: Entry<T> | null = null;
     let count = 0;
     if (!sig) return { first: null, count };
+    if (this.bySeq.size <= SCAN_BELOW) {
+      // The same answer as the indexes (docs/design.md §5: every field known on both sides equal,
+      // at least one known on both), read off the few live entries.
+      for (let i = this.head; i < this.order.length; i++) {
+        const e = this.order[i]!;
+        if (!e.alive || !sigMatch(sig, e.sig)) continue;
+        count++;
+        if (!best || e.seq < best.seq) best = e;
+      }
+      return { first: best ? best.item : null, count };
+    }
     const t = maskOf(sig);
     if (t === '') return { first: null, count };
     for (const mask of this.byMask.keys()) {
@@ -248,7 +272,7 @@ export class SigPool<T> {
       const e = this.order[this.head]!;
       if (e.alive) return e;
       this.head++;
-      if (this.head > 1024 && this.head * 2 > this.order.length) {
+      if (this.head > 64 && this.head * 2 > this.order.length) {
         this.order = this.order.slice(this.head);
         this.head = 0;
       }

@@ -11,7 +11,11 @@ import { SigPool } from './pool.js';
 export type Counters = Omit<CountersSnapshot, 'latency'> & { latency: LatencyHistogram };
 
 export function newCounters(): Counters {
-  return { ...zeroCounts(), latency: new LatencyHistogram() };
+  // Not a spread of zeroCounts(): a spread gave every scope's counters a shape of its own (about
+  // 500 bytes a scope); one added property leads every scope to the same shape.
+  const c = zeroCounts() as Counters;
+  c.latency = new LatencyHistogram();
+  return c;
 }
 
 export function countersSnapshot(c: Counters): CountersSnapshot {
@@ -49,6 +53,11 @@ export function newOpenSet(): OpenSet {
   return { all: new SigPool(), noId: new SigPool(), byId: new Map(), fifo: new SigPool(), sigShadow: new SigPool() };
 }
 
+/** Holds nothing at all, not even an index or a stale entry: as good as a new one. */
+export function isEmptyOpenSet(o: OpenSet): boolean {
+  return o.byId.size === 0 && o.all.isPristine() && o.noId.isPristine() && o.fifo.isPristine() && o.sigShadow.isPristine();
+}
+
 export interface ScopeState {
   scope: string;
   counters: Counters;
@@ -74,7 +83,9 @@ export interface ChannelState {
    * channel holds more scopes than its cap (docs/design.md §8). An entry is stale when its stamp is
    * no longer the scope's; stale entries leave at the head or when the queue is compacted.
    */
-  idle: Array<{ sc: ScopeState; stamp: number }>;
+  idle: ScopeState[];
+  /** The stamp of each entry of `idle` (two arrays: no object per entry). */
+  idleStamps: number[];
   idleHead: number;
   /** Scopes folded into the channel's totals: their counters live on only there. */
   folded: number;
@@ -87,43 +98,55 @@ export interface ChannelState {
  * stale entries outnumber live ones, so it holds at most about twice the open requests.
  */
 export class OpenQueue {
-  private items: Array<{ req: OpenReq; sc: ScopeState } | undefined> = [];
+  // Two arrays, not an object per entry: every request passes through here.
+  private reqs: Array<OpenReq | undefined> = [];
+  private scs: Array<ScopeState | undefined> = [];
   private head = 0;
 
   get length(): number {
-    return this.items.length - this.head;
+    return this.reqs.length - this.head;
   }
 
   push(req: OpenReq, sc: ScopeState, open: number): void {
-    this.items.push({ req, sc });
-    if (this.length > 2 * open + 1024) this.compact();
+    this.reqs.push(req);
+    this.scs.push(sc);
+    if (this.length > 2 * open + 64) this.compact();
   }
 
   /** Removes and returns the oldest entry still open, or null. */
   shiftLive(): { req: OpenReq; sc: ScopeState } | null {
-    while (this.head < this.items.length) {
-      const it = this.items[this.head];
-      this.items[this.head++] = undefined;
-      if (this.head > 4096 && this.head * 2 > this.items.length) {
-        this.items = this.items.slice(this.head);
+    while (this.head < this.reqs.length) {
+      const req = this.reqs[this.head];
+      const sc = this.scs[this.head];
+      this.reqs[this.head] = undefined;
+      this.scs[this.head++] = undefined;
+      if (this.head > 64 && this.head * 2 > this.reqs.length) {
+        this.reqs = this.reqs.slice(this.head);
+        this.scs = this.scs.slice(this.head);
         this.head = 0;
       }
-      if (it && isOpen(it)) return it;
+      if (req && sc && isOpen(req, sc)) return { req, sc };
     }
     return null;
   }
 
   private compact(): void {
-    const live: Array<{ req: OpenReq; sc: ScopeState }> = [];
-    for (let i = this.head; i < this.items.length; i++) {
-      const it = this.items[i];
-      if (it && isOpen(it)) live.push(it);
+    const reqs: OpenReq[] = [];
+    const scs: ScopeState[] = [];
+    for (let i = this.head; i < this.reqs.length; i++) {
+      const req = this.reqs[i];
+      const sc = this.scs[i];
+      if (req && sc && isOpen(req, sc)) {
+        reqs.push(req);
+        scs.push(sc);
+      }
     }
-    this.items = live;
+    this.reqs = reqs;
+    this.scs = scs;
     this.head = 0;
   }
 }
 
-function isOpen(it: { req: OpenReq; sc: ScopeState }): boolean {
-  return it.sc.open?.all.get(it.req.seq) === it.req;
+function isOpen(req: OpenReq, sc: ScopeState): boolean {
+  return sc.open?.all.get(req.seq) === req;
 }

@@ -20,6 +20,7 @@ export interface LineLedger {
   bytes: number;
 }
 
+import { isAscii } from 'node:buffer';
 import { FALLBACK, LineClassifier, PARSE, SKIP, type SourceRule } from './classify.js';
 
 export interface LineSink {
@@ -284,9 +285,12 @@ export class LineEvaluator {
       if (this.classified(buf, s, e, inChunk) === SKIP) return this.skipped(buf, s, e, n, terminated, bytes);
       if (this.firstKeep && this.cls!.parsedBy === 0) keep = this.firstKeep;
     }
+    const raw = buf.subarray(s, e);
     let value: unknown;
     try {
-      value = keep ? parseKept(buf, s, e, keep) : JSON.parse(buf.toString('utf8', s, e));
+      // An ASCII line (most are) parses the same from any decoding, and whole: pruning is there to
+      // skip decoding what no profile reads, and `record` reads a pruned and a whole value alike.
+      value = isAscii(raw) ? JSON.parse(buf.toString('latin1', s, e)) : keep ? parseKept(buf, s, e, keep) : JSON.parse(buf.toString('utf8', s, e));
     } catch {
       this.ledger.malformed++;
       this.sink.malformed(n, terminated ? 'invalid-json' : 'truncated', bytes);
@@ -294,7 +298,7 @@ export class LineEvaluator {
     }
     if (this.validateAll && this.cls?.repeatedKey(buf, s, e)) this.sink.malformed(n, 'duplicate-key', bytes);
     this.ledger.parsed++;
-    this.sink.record(value, n, buf.subarray(s, e));
+    this.sink.record(value, n, raw);
   }
 
   /** A line no profile reads: counted, not parsed (a cut last line is malformed, whatever it held). */

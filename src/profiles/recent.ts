@@ -7,7 +7,9 @@
 import { crypto } from '../builtins.js';
 
 interface Entry {
+  /** Length of the line (-1 for a digest given without bytes). */
   len: number;
+  /** The line's copy in its first `len` bytes (the buffer is reused for later lines), or null. */
   bytes: Buffer | null;
   digest: string | null;
 }
@@ -20,6 +22,7 @@ const sha256 = (b: Buffer) => crypto().createHash('sha256').update(b).digest('ba
 export class RecentLines {
   private readonly ring: Entry[] = [];
   private at = 0;
+  /** Bytes held by the entries' buffers. */
   private copied = 0;
   constructor(private readonly size: number) {}
 
@@ -34,7 +37,7 @@ export class RecentLines {
       if (raw) {
         if (x.len !== len) continue;
         if (x.bytes) {
-          if (x.bytes.equals(raw)) return true;
+          if (raw.compare(x.bytes, 0, len) === 0) return true;
           continue;
         }
         d ??= sha256(raw);
@@ -44,20 +47,33 @@ export class RecentLines {
         if (x.digest === d) return true;
       }
     }
+    // The slot this line takes: a new one while the ring fills, else the oldest, reused in place
+    // (its buffer too when the line fits: no allocation per line).
     let e: Entry;
-    if (raw && this.copied + len <= COPY_BUDGET) {
-      e = { len, bytes: Buffer.from(raw), digest: null };
-      this.copied += len;
-    } else {
-      e = { len, bytes: null, digest: d ?? sha256(raw!) };
-    }
-    if (this.ring.length < this.size) this.ring.push(e);
+    if (this.ring.length < this.size) this.ring.push((e = { len: -1, bytes: null, digest: null }));
     else {
-      const old = this.ring[this.at]!;
-      if (old.bytes) this.copied -= old.len;
-      this.ring[this.at] = e;
+      e = this.ring[this.at]!;
       this.at = (this.at + 1) % this.size;
     }
+    e.len = len;
+    if (raw && e.bytes && e.bytes.length >= len) {
+      raw.copy(e.bytes, 0);
+      e.digest = null;
+      return false;
+    }
+    if (e.bytes) {
+      this.copied -= e.bytes.length;
+      e.bytes = null;
+    }
+    // Its own memory, not a slice of Node's shared pool (a slice would hold a whole 8 kB slab), sized
+    // to a power of two so that the slot's later lines mostly fit in it.
+    const cap = len <= 512 ? 512 : 2 ** Math.ceil(Math.log2(len));
+    if (raw && this.copied + cap <= COPY_BUDGET) {
+      e.bytes = Buffer.allocUnsafeSlow(cap);
+      raw.copy(e.bytes, 0);
+      this.copied += cap;
+      e.digest = null;
+    } else e.digest = d ?? sha256(raw!);
     return false;
   }
 }

@@ -12,18 +12,17 @@ import type { LatencySketch, LatencyStats } from '../model/snapshot.js';
  * the location that produced them.
  */
 export class LatencyHistogram {
-  /** The first values are kept as they are (exact, and smaller than two maps for small scopes). */
+  /** The first values are kept as they are (exact, and smaller than buckets for small scopes). */
   private samples: number[] | null = [];
-  // Created on first use: most scopes hold a few calls, and two empty Maps per scope add up to
-  // megabytes over the 50 000 scopes a channel holds (docs/design.md §8).
-  private bucketMap: Map<number, number> | null = null;
-  private lowMap: Map<number, number> | null = null;
-  private get buckets(): Map<number, number> {
-    return (this.bucketMap ??= new Map());
-  }
-  private get lows(): Map<number, number> {
-    return (this.lowMap ??= new Map());
-  }
+  /**
+   * Past them, the buckets: their indexes ascending, with each one's count and smallest value at
+   * the same position. Sorted arrays, not Maps: a third of the memory (most scopes hold a few dozen
+   * buckets, docs/design.md §8), and found by a binary search that starts at the last bucket hit.
+   */
+  private keys: number[] = [];
+  private counts: number[] = [];
+  private lows: number[] = [];
+  private hit = 0;
   count = 0;
   min = Infinity;
   max = -Infinity;
@@ -61,10 +60,34 @@ export class LatencyHistogram {
   }
 
   private addBucket(ms: number): void {
-    const idx = bucketIndex(Math.round(ms * 1000));
-    this.buckets.set(idx, (this.buckets.get(idx) ?? 0) + 1);
-    const lo = this.lows.get(idx);
-    if (lo === undefined || ms < lo) this.lows.set(idx, ms);
+    this.addTo(bucketIndex(Math.round(ms * 1000)), 1, ms);
+  }
+
+  /** Adds `n` values to bucket `idx`, whose smallest is `lo`. */
+  private addTo(idx: number, n: number, lo: number): void {
+    const keys = this.keys;
+    let i = this.hit;
+    if (keys[i] !== idx) {
+      // Lower bound: the first position whose index is not below idx.
+      let l = 0;
+      let h = keys.length;
+      while (l < h) {
+        const m = (l + h) >>> 1;
+        if (keys[m]! < idx) l = m + 1;
+        else h = m;
+      }
+      i = l;
+      if (keys[i] !== idx) {
+        keys.splice(i, 0, idx);
+        this.counts.splice(i, 0, n);
+        this.lows.splice(i, 0, lo);
+        this.hit = i;
+        return;
+      }
+    }
+    this.hit = i;
+    this.counts[i]! += n;
+    if (lo < this.lows[i]!) this.lows[i] = lo;
   }
 
   merge(other: LatencyHistogram): void {
@@ -75,11 +98,7 @@ export class LatencyHistogram {
         this.samples = null;
         for (const v of keep) this.addBucket(v);
       }
-      for (const [k, v] of other.buckets) this.buckets.set(k, (this.buckets.get(k) ?? 0) + v);
-      for (const [k, v] of other.lows) {
-        const lo = this.lows.get(k);
-        if (lo === undefined || v < lo) this.lows.set(k, v);
-      }
+      for (let i = 0; i < other.keys.length; i++) this.addTo(other.keys[i]!, other.counts[i]!, other.lows[i]!);
     }
     this.count += other.count;
     this.sum += other.sum;
@@ -98,11 +117,10 @@ export class LatencyHistogram {
     if (this.count === 0) return null;
     const rank = Math.max(1, Math.ceil(q * this.count));
     if (this.samples) return round3([...this.samples].sort((a, b) => a - b)[rank - 1]!);
-    const keys = [...this.buckets.keys()].sort((a, b) => a - b);
     let seen = 0;
-    for (const k of keys) {
-      seen += this.buckets.get(k) ?? 0;
-      if (seen >= rank) return round3(this.lows.get(k) ?? bucketLow(k) / 1000);
+    for (let i = 0; i < this.keys.length; i++) {
+      seen += this.counts[i]!;
+      if (seen >= rank) return round3(this.lows[i]!);
     }
     return round3(this.max);
   }
@@ -121,7 +139,7 @@ export class LatencyHistogram {
       }
       return [...counts.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => [bucketLow(k) / 1000, v]);
     }
-    return [...this.buckets.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => [bucketLow(k) / 1000, v]);
+    return this.keys.map((k, i) => [bucketLow(k) / 1000, this.counts[i]!]);
   }
 
   /**
@@ -133,7 +151,7 @@ export class LatencyHistogram {
     if (this.count === 0) return null;
     const base = { count: this.count, min: this.min, max: this.max, minAt: this.minAt, maxAt: this.maxAt };
     if (this.samples) return { ...base, values: [...this.samples].sort((a, b) => a - b) };
-    const buckets: Array<[number, number, number]> = [...this.buckets.keys()].sort((a, b) => a - b).map((k) => [k, this.buckets.get(k)!, this.lows.get(k)!]);
+    const buckets: Array<[number, number, number]> = this.keys.map((k, i) => [k, this.counts[i]!, this.lows[i]!]);
     return { ...base, buckets };
   }
 
@@ -149,10 +167,7 @@ export class LatencyHistogram {
     if (s.values) h.samples = [...s.values];
     else {
       h.samples = null;
-      for (const [k, n, lo] of s.buckets ?? []) {
-        h.buckets.set(k, n);
-        h.lows.set(k, lo);
-      }
+      for (const [k, n, lo] of s.buckets ?? []) h.addTo(k, n, lo);
     }
     return h;
   }

@@ -7,6 +7,8 @@
 let c: typeof import('node:crypto') | undefined;
 let z: typeof import('node:zlib') | undefined;
 let w: typeof import('node:worker_threads') | undefined;
+let v: typeof import('node:v8') | undefined;
 export const crypto = () => (c ??= process.getBuiltinModule('node:crypto'));
 export const zlib = () => (z ??= process.getBuiltinModule('node:zlib'));
 export const workerThreads = () => (w ??= process.getBuiltinModule('node:worker_threads'));
+export const v8 = () => (v ??= process.getBuiltinModule('node:v8'));

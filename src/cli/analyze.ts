@@ -7,6 +7,7 @@ import type { CommandModule } from 'yargs';
 import { analyze } from '../analyze.js';
 import { FORMAT_NAMES, needsTimeline, type FormatName } from '../formatters/index.js';
 import { InputUsageError } from '../input/sources.js';
+import { capYoungGeneration } from './memory.js';
 import { makeProgress } from './progress.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
 import { gateOptions, gateOptionsFrom, type GateArgs } from './gate-options.js';
@@ -49,7 +50,13 @@ async function runAnalyze(a: AnalyzeArgs): Promise<void> {
     if (a.timeline || needsTimeline([a.format as FormatName, ...targets.map((t) => t.format)])) opts.timeline = true;
     const base = await loadBaseline(a);
     const progress = makeProgress(process.stderr, process.env);
-    const analyzed = await analyze({ ...opts, onProgress: (p) => progress.update(p) }).finally(() => progress.done());
+    const analyzed = await analyze({
+      ...opts,
+      onProgress: (p) => {
+        progress.update(p);
+        capYoungGeneration();
+      },
+    }).finally(() => progress.done());
     return applyBaseline(analyzed, base, a, opts.gate);
   });
 }

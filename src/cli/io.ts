@@ -75,8 +75,52 @@ export function onClosedStdout(hook: (() => void) | null): void {
 }
 
 /** Writes text to stdout and waits until it is flushed (or the pipe closed). */
-export async function writeStdout(text: string): Promise<void> {
-  if (!process.stdout.write(text)) await once(process.stdout, 'drain').catch(() => undefined);
+export async function writeStdout(text: string | Iterable<string>): Promise<void> {
+  await writeText(process.stdout, text);
+}
+
+/** UTF-16 code units handed to a stream at a time. */
+const WRITE_SLICE = 1 << 20;
+
+/**
+ * Writes text, or text in pieces (a formatter's `pieces`), in slices of about a MiB, waiting for
+ * the stream to drain between them: a report of many scopes is megabytes, and the stream would
+ * otherwise hold all of it encoded at once beside the string (docs/performance.md, "Memory").
+ * Stops early once `failed()` says the stream broke.
+ */
+export async function writeText(stream: NodeJS.WritableStream, text: string | Iterable<string>, failed: () => boolean = () => false): Promise<void> {
+  for (const slice of slices(text)) {
+    if (failed()) return;
+    if (!stream.write(slice) && !failed()) await Promise.race([once(stream, 'drain'), once(stream, 'close')]).catch(() => undefined);
+  }
+}
+
+function* slices(text: string | Iterable<string>): Generator<string> {
+  if (typeof text === 'string') return yield* cut(text);
+  let parts: string[] = [];
+  let n = 0;
+  for (const p of text) {
+    parts.push(p);
+    n += p.length;
+    if (n >= WRITE_SLICE) {
+      yield* cut(parts.join(''));
+      parts = [];
+      n = 0;
+    }
+  }
+  if (n > 0) yield* cut(parts.join(''));
+}
+
+/** `text` in slices of at most WRITE_SLICE, never cut between the two halves of a surrogate pair. */
+function* cut(text: string): Generator<string> {
+  if (text.length <= WRITE_SLICE) return yield text;
+  for (let i = 0; i < text.length; ) {
+    let end = Math.min(i + WRITE_SLICE, text.length);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    yield text.slice(i, end);
+    i = end;
+  }
 }
 
 /** Longest diagnostic line (a message may echo a path or a profile's text). */

@@ -16,7 +16,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { crypto } from '../builtins.js';
 import { fileId, rawArgument, resolveSources, type Source } from '../input/sources.js';
-import { displayArg, pendingTemps, trackTemp } from './io.js';
+import { displayArg, pendingTemps, trackTemp, writeText } from './io.js';
 import { blockingOpen } from '../input/blocking.js';
 import { profileNames } from '../profiles/index.js';
 
@@ -251,24 +251,11 @@ async function dropTemp(temp: string | Buffer | null): Promise<void> {
   pendingTemps.delete(temp);
 }
 
-/** Writes `text` to an opened output and commits it. */
-export async function writeOutput(out: OutputFile, text: string): Promise<void> {
-  // In slices: a report of many scopes is megabytes of text, and the stream would otherwise hold
-  // all of it encoded at once beside the string (docs/performance.md, "Memory").
-  for (let i = 0; i < text.length && !out.error(); ) {
-    let end = Math.min(i + WRITE_SLICE, text.length);
-    // Never between the two halves of a surrogate pair (each would be encoded as U+FFFD).
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-    const more = out.stream.write(text.slice(i, end));
-    i = end;
-    if (!more && !out.error()) await Promise.race([once(out.stream, 'drain'), once(out.stream, 'close')]).catch(() => undefined);
-  }
+/** Writes `text` (or its pieces) to an opened output and commits it. */
+export async function writeOutput(out: OutputFile, text: string | Iterable<string>): Promise<void> {
+  await writeText(out.stream, text, () => Boolean(out.error()));
   await out.commit();
 }
-
-/** UTF-16 code units handed to an output stream at a time. */
-const WRITE_SLICE = 1 << 20;
 
 /** Opens outputs in order; on a failure, those already opened are aborted. */
 export async function openOutputs(files: readonly string[]): Promise<OutputFile[]> {

@@ -6,7 +6,7 @@
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import { FORMAT_NAMES, getFormatter, isFormatName, type FormatContext, type FormatName } from '../formatters/index.js';
+import { FORMAT_NAMES, formatted, getFormatter, isFormatName, type FormatContext, type FormatName } from '../formatters/index.js';
 import { InputUsageError } from '../input/sources.js';
 import type { Report } from '../report/report.js';
 import { diag, displayArg } from './io.js';
@@ -53,7 +53,7 @@ export function reportTargetsFrom(a: ReportOutputArgs): ReportTarget[] {
 
 /** Writes every --report target, opened beforehand by `openOutputs` (same order); files are never coloured. */
 export async function writeReports(report: Report, targets: readonly ReportTarget[], outs: readonly OutputFile[], ctx: FormatContext): Promise<void> {
-  for (const [k, t] of targets.entries()) await writeOutput(outs[k]!, getFormatter(t.format).render(report, ctx));
+  for (const [k, t] of targets.entries()) await writeOutput(outs[k]!, formatted(getFormatter(t.format), report, ctx));
 }
 
 /** The outputs of a run for `checkOutputs`: `--output` first, then each `--report`, then the step summary it appends to. */

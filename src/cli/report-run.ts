@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { Chalk } from 'chalk';
-import { getFormatter, isFormatName, type FormatName } from '../formatters/index.js';
+import { formatted, getFormatter, isFormatName, type FormatName } from '../formatters/index.js';
 import { InputUsageError } from '../input/sources.js';
 import type { Report } from '../report/report.js';
 import { makeChalk } from './color.js';
@@ -37,7 +37,7 @@ export async function withReportOutputs(a: ReportRunArgs, reads: InputArgsLists,
     const cwd = process.cwd();
     const toTTY = !a.output && process.stdout.isTTY === true;
     const chalk = makeChalk({ color: a.color, env: process.env, isTTY: toTTY });
-    const text = getFormatter(a.format as FormatName).render(report, { chalk, cwd, width: tableWidth(a) });
+    const text = formatted(getFormatter(a.format as FormatName), report, { chalk, cwd, width: tableWidth(a) });
     const plain = { chalk: new Chalk({ level: 0 }), cwd };
     const main = a.output ? outs[0]! : null;
     await writeReports(report, targets, main ? outs.slice(1) : outs, plain);

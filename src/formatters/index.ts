@@ -19,7 +19,8 @@ import { traceTable } from './trace/table.js';
 import { traceJson } from './trace/json.js';
 import { traceMarkdown } from './trace/markdown.js';
 import type { CompareReport } from '../compare/compare.js';
-import type { CompareFormatter, CompareRenderContext, Formatter, PairsFormatter, TraceFormatter } from './types.js';
+import type { CompareFormatter, CompareRenderContext, FormatContext, Formatter, PairsFormatter, TraceFormatter } from './types.js';
+import type { Report } from '../report/report.js';
 
 export const FORMATTERS = {
   table,
@@ -41,6 +42,11 @@ export function isFormatName(s: string): s is FormatName {
 
 export function getFormatter(name: FormatName): Formatter {
   return FORMATTERS[name];
+}
+
+/** A report in a format: its pieces where the format writes in pieces (json), else its text. */
+export function formatted(f: Formatter, report: Report, ctx: FormatContext): string | Iterable<string> {
+  return f.pieces ? f.pieces(report, ctx) : f.render(report, ctx);
 }
 
 /** Does any of these formats need the report's optional timeline (analyze option `timeline`)? */

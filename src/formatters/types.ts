@@ -21,6 +21,8 @@ export interface Formatter {
   /** What the report must hold for this format (e.g. the html timeline): analyze options to set. */
   readonly needs?: { readonly timeline?: boolean };
   render(report: Report, ctx: FormatContext): string;
+  /** The same text as `render`, in pieces, for formats whose text can be megabytes (json). */
+  pieces?(report: Report, ctx: FormatContext): Iterable<string>;
 }
 
 export interface CompareRenderContext {

@@ -1,0 +1,37 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { safeJson, safeJsonPieces } from './json.js';
+
+const joined = (v: unknown) => [...safeJsonPieces(v)].join('');
+
+describe('safeJsonPieces', () => {
+  it('is safeJson(value, 2) to the byte, on any JSON value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 7 }), (v) => {
+        fc.pre(v !== null && typeof v === 'object');
+        expect(joined(v)).toBe(safeJson(v, 2));
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 500) },
+    );
+  });
+
+  it('leaves out and writes null as JSON.stringify does; walks prototype-less objects; stringifies toJSON values whole', () => {
+    const dict = Object.create(null) as Record<string, unknown>;
+    dict.provider = 'a\u2028b\u202e';
+    dict['__proto__'] = 1;
+    const v = {
+      a: undefined,
+      f: () => 1,
+      s: Symbol('x'),
+      arr: [undefined, () => 1, Symbol('y'), [], {}, [[[{ deep: ['x\ny', { z: [1, NaN, Infinity, -0] }] }]]]],
+      when: new Date(0),
+      dict,
+      boxed: Object.assign(Object.create({ inherited: 1 }), { own: 2 }),
+      '\u0085key': { '': [null, true, false, 1.5e300] },
+    };
+    expect(joined(v)).toBe(safeJson(v, 2));
+    expect(joined([])).toBe('[]');
+    expect(joined({})).toBe('{}');
+    expect(joined({ a: undefined })).toBe('{}');
+  });
+});

@@ -7,7 +7,6 @@ import type { CommandModule } from 'yargs';
 import { analyze } from '../analyze.js';
 import { FORMAT_NAMES, needsTimeline, type FormatName } from '../formatters/index.js';
 import { InputUsageError } from '../input/sources.js';
-import { capYoungGeneration } from './memory.js';
 import { makeProgress } from './progress.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
 import { gateOptions, gateOptionsFrom, type GateArgs } from './gate-options.js';
@@ -54,7 +53,7 @@ async function runAnalyze(a: AnalyzeArgs): Promise<void> {
       ...opts,
       onProgress: (p) => {
         progress.update(p);
-        capYoungGeneration();
+        opts.onProgress?.(p);
       },
     }).finally(() => progress.done());
     return applyBaseline(analyzed, base, a, opts.gate);

@@ -8,6 +8,7 @@ import { DEFAULT_MAX_FINDINGS, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_OPEN_CALLS, t
 import { profileNames, UnknownProfileError } from '../profiles/index.js';
 import { InputUsageError } from '../input/sources.js';
 import { debugStack, diag, EXIT_USAGE, oneLine } from './io.js';
+import { capYoungGeneration } from './memory.js';
 import { OutputError } from './outputs.js';
 import { ReaderWorkerError } from '../input/parallel.js';
 
@@ -87,6 +88,8 @@ export function analyzeOptionsFrom(a: InputArgs): AnalyzeOptions {
     ...assayOptionsFrom(a),
     jobs: Math.min(a.jobs, MAX_USEFUL_JOBS),
     ...(a.allowEmpty ? { allowEmpty: true } : {}),
+    // Once per chunk read: the CLI's memory cap (memory.ts); analyze adds its progress display.
+    onProgress: capYoungGeneration,
   };
 }
 

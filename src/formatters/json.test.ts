@@ -35,3 +35,16 @@ describe('safeJsonPieces', () => {
     expect(joined({ a: undefined })).toBe('{}');
   });
 });
+
+describe('safeJsonPieces on long arrays (stringified in runs)', () => {
+  it('is safeJson(value, 2) to the byte with long arrays of mixed elements at every level', () => {
+    const elem = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constant(undefined), fc.array(fc.integer(), { minLength: 30, maxLength: 40 }).map((a) => ({ long: a })));
+    const long = fc.array(elem, { minLength: 0, maxLength: 150 });
+    fc.assert(
+      fc.property(fc.record({ a: long, b: fc.array(fc.record({ inner: long, x: fc.string() }), { maxLength: 40 }), c: fc.array(fc.array(long, { maxLength: 3 }), { maxLength: 40 }) }), (v) => {
+        expect(joined(v)).toBe(safeJson(v, 2));
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 200) },
+    );
+  });
+});

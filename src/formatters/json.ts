@@ -15,13 +15,28 @@ function escapeRisky(text: string): string {
   return text.replace(RISKY, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** An array or a plain object without `toJSON`: what the pieces walk (anything else is stringified whole). */
-function walkable(v: unknown): v is object {
+/**
+ * What the pieces walk: arrays, the top object, and plain objects (without `toJSON`) that hold a
+ * long array (a channel's scopes); anything else is one `JSON.stringify` (a finding, a scope).
+ */
+function walkable(v: unknown, depth: number): v is object {
   if (v === null || typeof v !== 'object') return false;
   if (Array.isArray(v)) return true;
   const proto: unknown = Object.getPrototypeOf(v);
-  return (proto === Object.prototype || proto === null) && typeof (v as { toJSON?: unknown }).toJSON !== 'function';
+  if ((proto !== Object.prototype && proto !== null) || typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+  return depth === 0 || Object.values(v).some((x) => Array.isArray(x) && x.length >= LONG_ARRAY);
 }
+
+/** Elements stringified together, at most. */
+const RUN = 64;
+
+/** JSON text of a value nested `depth` levels down: every line break indented by as many levels. */
+function indent(text: string, depth: number): string {
+  return depth > 0 && text.includes('\n') ? text.replaceAll('\n', `\n${'  '.repeat(depth)}`) : text;
+}
+
+/** An array this long is written element by element. */
+const LONG_ARRAY = 32;
 
 /** Levels of arrays and objects written piece by piece; below them, one `JSON.stringify` each. */
 const PIECE_DEPTH = 4;
@@ -34,20 +49,49 @@ const PIECE_DEPTH = 4;
  * with a `toJSON` handed to `JSON.stringify` whole); deeper values are stringified and re-indented
  * (JSON text holds no raw newline inside a string, so every newline is a line break).
  */
-export function* safeJsonPieces(value: unknown, depth = 0): Generator<string> {
-  if (depth >= PIECE_DEPTH || !walkable(value)) {
-    const text = JSON.stringify(value, null, 2);
-    yield escapeRisky(depth > 0 && text.includes('\n') ? text.replaceAll('\n', `\n${'  '.repeat(depth)}`) : text);
-    return;
+export function* safeJsonPieces(value: unknown): Generator<string> {
+  // Escaped in batches: the escaping is per character, so a batch escapes as its pieces would.
+  let batch: string[] = [];
+  let n = 0;
+  for (const p of rawPieces(value, 0)) {
+    batch.push(p);
+    n += p.length;
+    if (n >= PIECE_BATCH) {
+      yield escapeRisky(batch.join(''));
+      batch = [];
+      n = 0;
+    }
+  }
+  if (n > 0) yield escapeRisky(batch.join(''));
+}
+
+/** Characters of JSON text escaped and handed on at a time. */
+const PIECE_BATCH = 1 << 16;
+
+/** `JSON.stringify(value, null, 2)` in pieces, indented for `depth` (the walk of `safeJsonPieces`). */
+function* rawPieces(value: unknown, depth: number): Generator<string> {
+  if (depth >= PIECE_DEPTH || !walkable(value, depth)) {
+    return yield indent(JSON.stringify(value, null, 2), depth);
   }
   const pad = '  '.repeat(depth + 1);
   if (Array.isArray(value)) {
     if (value.length === 0) return yield '[]';
-    for (let i = 0; i < value.length; i++) {
-      yield i === 0 ? `[\n${pad}` : `,\n${pad}`;
-      const v: unknown = value[i];
-      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') yield 'null';
-      else yield* safeJsonPieces(v, depth + 1);
+    const deeper = (v: unknown) => depth + 1 < PIECE_DEPTH && walkable(v, depth + 1);
+    for (let i = 0; i < value.length; ) {
+      const lead = i === 0 ? `[\n${pad}` : `,\n${pad}`;
+      if (deeper(value[i])) {
+        yield lead;
+        yield* rawPieces(value[i], depth + 1);
+        i++;
+        continue;
+      }
+      // A run of elements not walked (scopes, findings): one JSON.stringify of the run, its
+      // brackets taken off ("[\n  " and "\n]"), re-indented; `undefined` and the like are `null` in it.
+      let j = i + 1;
+      while (j < value.length && j - i < RUN && !deeper(value[j])) j++;
+      const text = JSON.stringify(value.slice(i, j), null, 2);
+      yield lead + indent(text.slice(4, -2), depth);
+      i = j;
     }
   } else {
     const o = value as Record<string, unknown>;
@@ -55,8 +99,8 @@ export function* safeJsonPieces(value: unknown, depth = 0): Generator<string> {
     for (const k of Object.keys(o)) {
       const v = o[k];
       if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-      yield `${n++ === 0 ? '{' : ','}\n${pad}${escapeRisky(JSON.stringify(k))}: `;
-      yield* safeJsonPieces(v, depth + 1);
+      yield `${n++ === 0 ? '{' : ','}\n${pad}${JSON.stringify(k)}: `;
+      yield* rawPieces(v, depth + 1);
     }
     if (n === 0) return yield '{}';
   }

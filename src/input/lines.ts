@@ -20,6 +20,14 @@ export interface LineLedger {
   bytes: number;
 }
 
+/** A ledger's line counts, without `bytes`: what a batch of lines reports (parallel reading). */
+export type LineCounts = Omit<LineLedger, 'bytes'>;
+
+/** Adds every count of `d` (a batch's line counts, nothing else) to `into`. */
+export function addLineCounts(into: LineCounts, d: Readonly<LineCounts>): void {
+  for (const k in d) into[k as keyof LineCounts] += d[k as keyof LineCounts];
+}
+
 import { isAscii } from 'node:buffer';
 import { FALLBACK, LineClassifier, PARSE, SKIP, type SourceRule } from './classify.js';
 

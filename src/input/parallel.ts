@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { workerThreads } from '../builtins.js';
-import { LineCarry, type LineLedger, type LineSink } from './lines.js';
+import { addLineCounts, LineCarry, type LineLedger, type LineSink } from './lines.js';
 import type { BatchIn, BatchOut, WorkerInit } from './parallel-protocol.js';
 import { BatchEvaluator } from './batch.js';
 import type { SourceRule } from './classify.js';
@@ -313,14 +313,7 @@ export class ParallelLineReader {
         this.inFlight--;
         if (this.recycle && out.buf.byteLength > 0 && out.buf.buffer instanceof ArrayBuffer) this.recycle(out.buf.buffer);
         const base = this.ledger.lines;
-        const l = this.ledger;
-        const d = out.ledger;
-        l.lines += d.lines;
-        l.blank += d.blank;
-        l.malformed += d.malformed;
-        l.oversized += d.oversized;
-        l.parsed += d.parsed;
-        l.unparsed += d.unparsed;
+        addLineCounts(this.ledger, out.ledger);
         const it = out.items;
         for (let i = 0; i < it.length; i += 3) {
           const k = it[i] as number;

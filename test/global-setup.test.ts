@@ -1,7 +1,7 @@
 import { existsSync, lutimesSync, mkdirSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SWEEP_AGE_MS, sweepTempDirs } from './global-setup.js';
+import { removeListed, SWEEP_AGE_MS, sweepTempDirs } from './global-setup.js';
 import { tmpDir } from './helpers.js';
 
 /** Sets the mtime (and atime) of `p`, `ageMs` ago. */
@@ -63,5 +63,16 @@ describe('sweepTempDirs (vitest global setup)', () => {
 
   it('a missing root removes nothing', () => {
     expect(sweepTempDirs(path.join(tmpDir(), 'missing'))).toEqual([]);
+  });
+
+  it('teardown removes the listed callpair-test- folders directly in the root, nothing else', () => {
+    const root = tmpDir();
+    for (const d of ['callpair-test-a', 'callpair-test-b', 'other', 'callpair-test-a/callpair-test-inner']) mkdirSync(path.join(root, d));
+    const list = path.join(tmpDir(), 'made.txt');
+    const listed = ['callpair-test-a', 'other', 'callpair-test-a/callpair-test-inner', '../callpair-test-b'];
+    writeFileSync(list, listed.map((d) => path.join(root, d)).join('\n') + '\n');
+    removeListed(list, root);
+    expect(readdirSync(root).sort()).toEqual(['callpair-test-b', 'other']);
+    removeListed(path.join(root, 'no-list.txt'), root);
   });
 });

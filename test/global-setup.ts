@@ -1,9 +1,8 @@
 /**
- * Vitest's global setup (vitest.config.ts): before a run, removes the temp folders that runs killed
- * part-way left behind (a fork killed mid-file never removes its `tmpDir()` folders; once they
- * filled 73 GB of disk).
+ * Vitest's global setup (vitest.config.ts): before a run, removes the temp folders that earlier runs
+ * left behind (once they filled 73 GB of disk); after it, the `tmpDir()` folders this run made.
  */
-import { lstatSync, readdirSync, rmSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -49,7 +48,39 @@ export function sweepTempDirs(root: string = tmpdir(), now: number = Date.now(),
   return removed;
 }
 
-export default function setup(): void {
+/**
+ * The file where `tmpDir()` (test/helpers.ts) lists the folders it makes in this run: the forks
+ * vitest ends with SIGTERM never run their `exit` handlers, so teardown removes them.
+ */
+export const MADE_LIST_ENV = 'CALLPAIR_TEST_MADE';
+
+/** Removes the folders listed in `list` (one path a line): only `callpair-test-` folders directly in `root`. */
+export function removeListed(list: string, root: string = tmpdir()): void {
+  let text: string;
+  try {
+    text = readFileSync(list, 'utf8');
+  } catch {
+    return;
+  }
+  for (const dir of new Set(text.split('\n'))) {
+    if (path.dirname(dir) !== root || !path.basename(dir).startsWith('callpair-test-')) continue;
+    try {
+      if (lstatSync(dir).isDirectory()) rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Gone already.
+    }
+  }
+}
+
+export default function setup(): () => void {
   const removed = sweepTempDirs();
   if (removed.length) console.log(`global setup: removed ${removed.length} leftover temp folder(s) older than 2 hours from ${tmpdir()}`);
+  // This run's list; a run killed before teardown leaves it (and its folders) to a later sweep.
+  const run = mkdtempSync(path.join(tmpdir(), 'callpair-test-run-'));
+  const list = path.join(run, 'made.txt');
+  process.env[MADE_LIST_ENV] = list;
+  return () => {
+    removeListed(list);
+    rmSync(run, { recursive: true, force: true });
+  };
 }

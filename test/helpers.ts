@@ -1,20 +1,26 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyze, type AnalyzeOptions } from '../src/analyze.js';
 import type { Report } from '../src/report/report.js';
+import { MADE_LIST_ENV } from './global-setup.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BIN = path.join(ROOT, 'dist', 'cli', 'main.js');
 export const fixture = (name: string) => path.join(ROOT, 'fixtures', name);
 
 const made: string[] = [];
-/** A fresh temp directory, removed when the test process exits. */
+/**
+ * A fresh temp directory, removed when the test process exits, or else (vitest ends its forks
+ * with SIGTERM: no `exit` event) by the global setup's teardown (test/global-setup.ts).
+ */
 export function tmpDir(): string {
   const d = mkdtempSync(path.join(tmpdir(), 'callpair-test-'));
   made.push(d);
+  const list = process.env[MADE_LIST_ENV];
+  if (list) appendFileSync(list, d + '\n');
   return d;
 }
 process.on('exit', () => {

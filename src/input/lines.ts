@@ -20,6 +20,14 @@ export interface LineLedger {
   bytes: number;
 }
 
+/** A ledger's line counts, without `bytes`: what a batch of lines reports (parallel reading). */
+export type LineCounts = Omit<LineLedger, 'bytes'>;
+
+/** Adds every count of `d` (a batch's line counts, nothing else) to `into`. */
+export function addLineCounts(into: LineCounts, d: Readonly<LineCounts>): void {
+  for (const k in d) into[k as keyof LineCounts] += d[k as keyof LineCounts];
+}
+
 import { isAscii } from 'node:buffer';
 import { FALLBACK, LineClassifier, PARSE, SKIP, type SourceRule } from './classify.js';
 
@@ -67,16 +75,13 @@ export class LineReader {
   private readonly dispatch: LineReaderOptions['dispatch'] | null;
   private readonly max: number;
   private readonly sink: LineSink;
-  /** Pieces of a line that spans chunks. */
-  private carry: Buffer[] = [];
-  private carryLen = 0;
-  /** Skipping the rest of an oversized line. */
-  private skipping = false;
-  private skippedLen = 0;
+  /** The unfinished line at the end of the last chunk. */
+  private readonly tail: LineCarry;
   private first = true;
 
   constructor(opts: LineReaderOptions) {
     this.max = opts.maxLineBytes;
+    this.tail = new LineCarry(opts.maxLineBytes);
     this.sink = opts.sink;
     this.dispatch = opts.dispatch ?? null;
     this.eval = this.dispatch ? null : new LineEvaluator(opts.needles, opts.validateAll, opts.sink, this.ledger, opts.keep ?? null, opts.classify ?? null, opts.keeps ?? null);
@@ -92,31 +97,31 @@ export class LineReader {
     }
     this.eval?.newChunk();
     const len = chunk.length;
+    const tail = this.tail;
     while (pos < len) {
       const nl = chunk.indexOf(NL, pos);
       if (nl === -1) {
-        this.hold(chunk, pos, len);
+        tail.hold(chunk, pos, len);
         return;
       }
-      if (this.skipping) {
+      if (tail.skipping) {
         this.ledger.lines++;
         this.ledger.oversized++;
-        this.sink.oversized(this.ledger.lines, this.skippedLen + (nl - pos));
-        this.skipping = false;
-        this.skippedLen = 0;
-      } else if (this.carryLen > 0) {
+        this.sink.oversized(this.ledger.lines, tail.skippedLen + (nl - pos));
+        tail.skipping = false;
+        tail.skippedLen = 0;
+      } else if (tail.carryLen > 0) {
         const piece = chunk.subarray(pos, nl);
-        if (this.carryLen + piece.length > this.max) {
+        if (tail.carryLen + piece.length > this.max) {
           this.ledger.lines++;
           this.ledger.oversized++;
-          this.sink.oversized(this.ledger.lines, this.carryLen + piece.length);
+          this.sink.oversized(this.ledger.lines, tail.carryLen + piece.length);
         } else {
-          this.carry.push(piece);
-          const line = Buffer.concat(this.carry, this.carryLen + piece.length);
+          tail.carry.push(piece);
+          const line = Buffer.concat(tail.carry, tail.carryLen + piece.length);
           this.line(line, 0, line.length, false, true);
         }
-        this.carry = [];
-        this.carryLen = 0;
+        tail.clear();
       } else {
         this.line(chunk, pos, nl, true, true);
       }
@@ -124,36 +129,17 @@ export class LineReader {
     }
   }
 
-  /** Keeps the unfinished tail of a chunk, or starts skipping it when it is already too long. */
-  private hold(chunk: Buffer, pos: number, end: number): void {
-    const n = end - pos;
-    if (this.skipping) {
-      this.skippedLen += n;
-      return;
-    }
-    if (this.carryLen + n > this.max) {
-      this.skipping = true;
-      this.skippedLen = this.carryLen + n;
-      this.carry = [];
-      this.carryLen = 0;
-      return;
-    }
-    // Copy: the stream may reuse the chunk's memory.
-    this.carry.push(Buffer.from(chunk.subarray(pos, end)));
-    this.carryLen += n;
-  }
-
   /** End of input: a last line without newline is still a line (truncated if it does not parse). */
   end(): void {
-    if (this.skipping) {
+    const tail = this.tail;
+    if (tail.skipping) {
       this.ledger.lines++;
       this.ledger.oversized++;
-      this.sink.oversized(this.ledger.lines, this.skippedLen);
-      this.skipping = false;
-    } else if (this.carryLen > 0) {
-      const line = Buffer.concat(this.carry, this.carryLen);
-      this.carry = [];
-      this.carryLen = 0;
+      this.sink.oversized(this.ledger.lines, tail.skippedLen);
+      tail.skipping = false;
+    } else if (tail.carryLen > 0) {
+      const line = Buffer.concat(tail.carry, tail.carryLen);
+      tail.clear();
       this.line(line, 0, line.length, false, false);
     }
   }
@@ -184,9 +170,46 @@ export class LineReader {
 }
 
 /**
- * What happens to one non-blank line that fits: the needle test on bytes, then (on a hit, or with
- * --validate-all) decode and JSON.parse. Shared by the single-threaded reader and the workers.
+ * The unfinished line at the end of a chunk, for the readers that frame lines across chunks
+ * (LineReader, and ParallelLineReader in parallel.ts): its pieces, or, once it is longer than
+ * `max`, only its length: the rest of it is skipped, and the reader counts it as oversized when
+ * it ends (its newline, or the end of the input).
  */
+export class LineCarry {
+  /** Pieces of a line that spans chunks (copies). */
+  carry: Buffer[] = [];
+  carryLen = 0;
+  /** Skipping the rest of an oversized line, `skippedLen` bytes long so far. */
+  skipping = false;
+  skippedLen = 0;
+
+  constructor(private readonly max: number) {}
+
+  /** Keeps the unfinished tail of a chunk, or starts skipping it when it is already too long. */
+  hold(chunk: Buffer, pos: number, end: number): void {
+    const n = end - pos;
+    if (this.skipping) {
+      this.skippedLen += n;
+      return;
+    }
+    if (this.carryLen + n > this.max) {
+      this.skipping = true;
+      this.skippedLen = this.carryLen + n;
+      this.clear();
+      return;
+    }
+    // Copy: the stream may reuse the chunk's memory.
+    this.carry.push(Buffer.from(chunk.subarray(pos, end)));
+    this.carryLen += n;
+  }
+
+  /** Drops the pieces held (their line has been dealt with). */
+  clear(): void {
+    this.carry = [];
+    this.carryLen = 0;
+  }
+}
+
 /**
  * Needles are searched by a short probe (at most PROBE bytes: Buffer.indexOf then runs a
  * memchr-driven linear search, much faster on text than the Boyer-Moore-Horspool it uses for

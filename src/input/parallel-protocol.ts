@@ -1,6 +1,7 @@
 /** Messages between the parallel reader (parallel.ts) and its workers (worker.ts). */
 
 import type { KeepSpec } from '../profiles/keep.js';
+import type { LineCounts } from './lines.js';
 
 export interface WorkerInit {
   /** What the profiles read (plain data): the worker prunes values with it, building no profile. */
@@ -35,7 +36,7 @@ export interface BatchOut {
   /** The batch's buffer, handed back for reuse. */
   buf: Uint8Array;
   items: unknown[];
-  ledger: { lines: number; blank: number; malformed: number; oversized: number; parsed: number; unparsed: number };
+  ledger: LineCounts;
   /**
    * Set when the worker could not send this batch's values (nested deeper than a structured clone
    * survives): the buffer comes back as it was sent, and the main thread evaluates the batch

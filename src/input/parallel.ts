@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { workerThreads } from '../builtins.js';
-import type { LineLedger, LineSink } from './lines.js';
+import { addLineCounts, LineCarry, type LineLedger, type LineSink } from './lines.js';
 import type { BatchIn, BatchOut, WorkerInit } from './parallel-protocol.js';
 import { BatchEvaluator } from './batch.js';
 import type { SourceRule } from './classify.js';
@@ -122,11 +122,8 @@ const NO_LINES = { lines: 0, blank: 0, malformed: 0, oversized: 0, parsed: 0, un
 /** Same interface as LineReader, but `push` may return a promise (back-pressure) and `end` does. */
 export class ParallelLineReader {
   readonly ledger: LineLedger = { lines: 0, blank: 0, malformed: 0, oversized: 0, parsed: 0, unparsed: 0, bytes: 0 };
-  /** Pieces of a line that spans chunks (copies). */
-  private carry: Buffer[] = [];
-  private carryLen = 0;
-  private skipping = false;
-  private skippedLen = 0;
+  /** The unfinished line at the end of the last chunk. */
+  private readonly tail: LineCarry;
   private first = true;
   private seq = 0;
   private applied = 0;
@@ -168,6 +165,7 @@ export class ParallelLineReader {
     },
   ) {
     this.max = opts.maxLineBytes;
+    this.tail = new LineCarry(opts.maxLineBytes);
     this.owns = opts.ownsChunks ?? false;
     this.sink = opts.sink;
     this.recycle = opts.recycle ?? null;
@@ -187,27 +185,27 @@ export class ParallelLineReader {
     const len = chunk.length;
     const f = chunk.indexOf(NL, pos);
     if (f === -1) {
-      this.hold(chunk, pos, len);
+      this.tail.hold(chunk, pos, len);
       this.giveBack(chunk);
       return;
     }
     this.headLine(chunk, pos, f);
     const l = chunk.lastIndexOf(NL);
-    if (l + 1 < len) this.hold(chunk, l + 1, len);
+    if (l + 1 < len) this.tail.hold(chunk, l + 1, len);
     if (l > f) this.submit(chunk, f + 1, l + 1);
     else this.giveBack(chunk);
     if (this.inFlight >= this.maxInFlight) return this.drain(this.maxInFlight - 1);
   }
 
   async end(): Promise<void> {
-    if (this.skipping) {
-      this.enqueue(oversized(this.skippedLen));
-      this.skipping = false;
-    } else if (this.carryLen > 0) {
+    const tail = this.tail;
+    if (tail.skipping) {
+      this.enqueue(oversized(tail.skippedLen));
+      tail.skipping = false;
+    } else if (tail.carryLen > 0) {
       // A last line without newline: evaluated as it is (truncated if it does not parse).
-      const line = Buffer.concat(this.carry, this.carryLen);
-      this.carry = [];
-      this.carryLen = 0;
+      const line = Buffer.concat(tail.carry, tail.carryLen);
+      tail.clear();
       this.enqueue(this.local.run({ seq: 0, classify: this.classify, buf: line, start: 0, end: line.length }, true));
     }
     await this.drain(0);
@@ -222,20 +220,21 @@ export class ParallelLineReader {
 
   /** The line that ends at the chunk's first newline (`pos..f`), completing any carried piece. */
   private headLine(chunk: Buffer, pos: number, f: number): void {
-    if (this.skipping) {
-      this.enqueue(oversized(this.skippedLen + (f - pos)));
-      this.skipping = false;
-      this.skippedLen = 0;
+    const tail = this.tail;
+    if (tail.skipping) {
+      this.enqueue(oversized(tail.skippedLen + (f - pos)));
+      tail.skipping = false;
+      tail.skippedLen = 0;
       return;
     }
-    const n = this.carryLen + (f - pos);
-    if (this.carryLen > 0 && n > this.max) {
+    const n = tail.carryLen + (f - pos);
+    if (tail.carryLen > 0 && n > this.max) {
       this.enqueue(oversized(n));
     } else {
       // A copy with its newline: the chunk itself is handed to a worker.
       const line = Buffer.allocUnsafe(n + 1);
       let at = 0;
-      for (const c of this.carry) {
+      for (const c of tail.carry) {
         c.copy(line, at);
         at += c.length;
       }
@@ -243,26 +242,7 @@ export class ParallelLineReader {
       line[n] = NL;
       this.enqueue(this.local.run({ seq: 0, classify: this.classify, buf: line, start: 0, end: n + 1 }));
     }
-    this.carry = [];
-    this.carryLen = 0;
-  }
-
-  /** Keeps the unfinished tail of a chunk (a copy), or starts skipping it when it is already too long. */
-  private hold(chunk: Buffer, pos: number, end: number): void {
-    const n = end - pos;
-    if (this.skipping) {
-      this.skippedLen += n;
-      return;
-    }
-    if (this.carryLen + n > this.max) {
-      this.skipping = true;
-      this.skippedLen = this.carryLen + n;
-      this.carry = [];
-      this.carryLen = 0;
-      return;
-    }
-    this.carry.push(Buffer.from(chunk.subarray(pos, end)));
-    this.carryLen += n;
+    tail.clear();
   }
 
   private enqueue(out: BatchOut): void {
@@ -333,14 +313,7 @@ export class ParallelLineReader {
         this.inFlight--;
         if (this.recycle && out.buf.byteLength > 0 && out.buf.buffer instanceof ArrayBuffer) this.recycle(out.buf.buffer);
         const base = this.ledger.lines;
-        const l = this.ledger;
-        const d = out.ledger;
-        l.lines += d.lines;
-        l.blank += d.blank;
-        l.malformed += d.malformed;
-        l.oversized += d.oversized;
-        l.parsed += d.parsed;
-        l.unparsed += d.unparsed;
+        addLineCounts(this.ledger, out.ledger);
         const it = out.items;
         for (let i = 0; i < it.length; i += 3) {
           const k = it[i] as number;

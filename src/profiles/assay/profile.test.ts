@@ -1,15 +1,13 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyze, type AnalyzeOptions } from '../../analyze.js';
 import type { PairRecord } from '../../model.js';
 import type { AssaySummary } from '../../report/assay.js';
 import { ledgerViolations, type Report } from '../../report/report.js';
+import { ROOT, tmpDir } from '../../../test/helpers.js';
 import { jsonRpcKey, producerToolName } from './rpc.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const fx = (name: string) => path.join(ROOT, 'fixtures/assay', name);
 const lines = (name: string) =>
   readFileSync(fx(name), 'utf8')
@@ -18,7 +16,7 @@ const lines = (name: string) =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 function write(rows: Array<object | string>, name = 'x.jsonl'): string {
-  const p = path.join(mkdtempSync(path.join(tmpdir(), 'callpair-assay-')), name);
+  const p = path.join(tmpDir(), name);
   writeFileSync(p, rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n');
   return p;
 }

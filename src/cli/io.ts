@@ -89,10 +89,14 @@ const WRITE_SLICE = 1 << 20;
  * Stops early once `failed()` says the stream broke.
  */
 export async function writeText(stream: NodeJS.WritableStream, text: string | Iterable<string>, failed: () => boolean = () => false): Promise<void> {
+  const errored = () => failed() || (stream as { errored?: unknown }).errored != null;
   for (const slice of slices(text)) {
-    if (failed()) return;
-    if (!stream.write(slice) && !failed()) await Promise.race([once(stream, 'drain'), once(stream, 'close')]).catch(() => undefined);
+    if (errored()) break;
+    if (!stream.write(slice) && !errored()) await Promise.race([once(stream, 'drain'), once(stream, 'close')]).catch(() => undefined);
   }
+  // A synchronous stream (a file as stdout) reports a failed write on the next tick: let its error
+  // handler speak (one line, exit 2) before the caller goes on to the gate's verdict.
+  if (errored()) await new Promise((r) => setImmediate(r));
 }
 
 function* slices(text: string | Iterable<string>): Generator<string> {

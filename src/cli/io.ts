@@ -2,7 +2,6 @@
  * Output plumbing: stdout is data, stderr is diagnostics. A closed pipe (`| head`) ends quietly;
  * SIGINT stops promptly; the exit code is set, never forced, so piped output is never cut.
  */
-import { once } from 'node:events';
 import { unlinkSync } from 'node:fs';
 import { safeText } from '../formatters/safe.js';
 export { displayArg, oneLine } from '../formatters/safe.js';
@@ -92,11 +91,26 @@ export async function writeText(stream: NodeJS.WritableStream, text: string | It
   const errored = () => failed() || (stream as { errored?: unknown }).errored != null;
   for (const slice of slices(text)) {
     if (errored()) break;
-    if (!stream.write(slice) && !errored()) await Promise.race([once(stream, 'drain'), once(stream, 'close')]).catch(() => undefined);
+    if (!stream.write(slice) && !errored()) await drained(stream);
   }
   // A synchronous stream (a file as stdout) reports a failed write on the next tick: let its error
   // handler speak (one line, exit 2) before the caller goes on to the gate's verdict.
   if (errored()) await new Promise((r) => setImmediate(r));
+}
+
+/** The stream drained, closed or failed; the listeners are removed again (one write per slice). */
+function drained(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      stream.off('error', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+    stream.on('error', done);
+  });
 }
 
 function* slices(text: string | Iterable<string>): Generator<string> {

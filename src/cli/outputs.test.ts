@@ -16,3 +16,25 @@ describe('writeOutput', () => {
     }
   });
 });
+
+describe('writeText', () => {
+  it('waits for a slow reader slice by slice and leaves no listener behind (no MaxListenersExceededWarning)', async () => {
+    const { PassThrough } = await import('node:stream');
+    const { writeText } = await import('./io.js');
+    const s = new PassThrough({ highWaterMark: 1024 });
+    let got = 0;
+    s.on('data', (d: Buffer) => {
+      got += d.length;
+      s.pause();
+      setImmediate(() => s.resume());
+    });
+    const before = { drain: s.listenerCount('drain'), close: s.listenerCount('close'), error: s.listenerCount('error') };
+    const text = 'x'.repeat(15 * 2 ** 20);
+    await writeText(s, text);
+    await new Promise((r) => setImmediate(r));
+    expect({ drain: s.listenerCount('drain'), close: s.listenerCount('close'), error: s.listenerCount('error') }).toEqual(before);
+    s.end();
+    await new Promise((r) => s.on('end', r));
+    expect(got).toBe(text.length);
+  });
+});

@@ -1,6 +1,6 @@
 /**
  * `callpair merge` streams: 10 000 shard reports (bench/merge-shards.mjs) merge with peak RSS under
- * 200 MB. The merged report is written in pieces (src/merge/json-stream.ts).
+ * 200 MB. The merged report is written in pieces (safeJsonPieces, src/formatters/json.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { analyze, type AnalyzeOptions } from '../src/analyze.js';
 import { safeJson } from '../src/formatters/json.js';
 import { mergeReports, MergeRefusal } from '../src/merge/merge.js';
-import { jsonChunks } from '../src/merge/json-stream.js';
+import { safeJsonPieces } from '../src/formatters/json.js';
 import { ledgerViolations, type Report } from '../src/report/report.js';
 import { mulberry32 } from './generate.js';
 import { writeShardedCapture } from './shards.js';
@@ -62,7 +62,7 @@ describe('merge: exact for scope-disjoint shards', () => {
           const merged = mergeTree(reports, rnd);
           expect(safeJson(merged, 2)).toBe(safeJson(whole, 2));
           // What `callpair merge` writes: the same bytes, in pieces.
-          expect([...jsonChunks(merged)].join('')).toBe(safeJson(whole, 2));
+          expect([...safeJsonPieces(merged)].join('')).toBe(safeJson(whole, 2));
         },
       ),
       { numRuns: Number(process.env.MERGE_RUNS ?? 25), seed: Number(process.env.MERGE_SEED ?? 14) },

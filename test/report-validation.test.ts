@@ -216,3 +216,17 @@ describe('merge: a report given twice, and the held-scope cap', () => {
     expect(twice[0]).toContain('llm has 50002 scopes');
   });
 });
+
+describe('latency sketches in a saved report', () => {
+  it('a bucket repeated or out of order is refused (a histogram writes each once, ascending)', async () => {
+    const r = (await analyze({ inputs: [fixture('orphan-crossed.jsonl')] })) as unknown as Json;
+    expect(reportProblem(r)).toBeNull();
+    const latency = { count: 40, min: 1, max: 9, minAt: null, maxAt: null, buckets: [[300, 20, 1], [400, 20, 9]] };
+    r.mergeData.channels[0].latency = latency;
+    expect(reportProblem(r)).toBeNull();
+    latency.buckets = [[300, 20, 1], [300, 20, 1]];
+    expect(reportProblem(r)).toMatch(/buckets.*ascending, each once/);
+    latency.buckets = [[400, 20, 9], [300, 20, 1]];
+    expect(reportProblem(r)).toMatch(/ascending, each once/);
+  });
+});

@@ -24,4 +24,25 @@ describe.skipIf(!existsSync('/dev/full'))('stdout on a full device', () => {
       closeSync(full);
     }
   }, 60_000);
+
+  it('merge of multi-megabyte reports, -o /dev/full and stdout on it: one line, exit 2 (it exited 13, silent)', () => {
+    const dir = tmpDir();
+    const file = path.join(dir, 'scopes.jsonl');
+    writeFileSync(file, spawnSync(process.execPath, [path.join(ROOT, 'bench', 'adversarial', 'gen.mjs'), 'scopes', '4000'], { maxBuffer: 1 << 28 }).stdout);
+    const a = path.join(dir, 'a.json');
+    const b = path.join(dir, 'b.json');
+    expect(spawnSync(process.execPath, [BIN, 'analyze', file, '-f', 'json', '-o', a]).status).toBe(0);
+    expect(spawnSync(process.execPath, [BIN, 'analyze', path.join(ROOT, 'fixtures', 'seed-trace.jsonl'), '-f', 'json', '-o', b]).status).toBe(0);
+    const toFile = spawnSync(process.execPath, [BIN, 'merge', a, b, '-o', '/dev/full'], { encoding: 'utf8' });
+    expect(toFile.status).toBe(2);
+    expect(toFile.stderr).toMatch(/cannot write \/dev\/full: no space left on device/);
+    const full = openSync('/dev/full', 'w');
+    try {
+      const r = spawnSync(process.execPath, [BIN, 'merge', a, b], { stdio: ['ignore', full, 'pipe'], encoding: 'utf8' });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/cannot write output: ENOSPC/);
+    } finally {
+      closeSync(full);
+    }
+  }, 60_000);
 });

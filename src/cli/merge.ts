@@ -3,15 +3,15 @@
  * Reads the reports one by one and folds them; writes the merged JSON report; exit code per gate.
  */
 import type { CommandModule } from 'yargs';
-import { writeJsonStream } from '../merge/json-stream.js';
 import { MergeRefusal, ReportMerger } from '../merge/merge.js';
 import { InputUsageError } from '../input/sources.js';
+import { safeJsonPieces } from '../formatters/json.js';
 import { safeText } from '../formatters/safe.js';
 import { guarded } from './options.js';
-import { displayArg } from './io.js';
+import { displayArg, writeStdout } from './io.js';
 import { EXIT_CODES } from './help.js';
 import { armGate, settleGate } from './gate-exit.js';
-import { checkOutputs, openOutput, sameFileTwice } from './outputs.js';
+import { checkOutputs, openOutput, sameFileTwice, writeOutput } from './outputs.js';
 import { readReportFile, reportFilesFrom } from './report-file.js';
 
 interface MergeArgs {
@@ -55,11 +55,16 @@ async function runMerge(a: MergeArgs): Promise<void> {
   if (a.output) {
     const out = await openOutput(a.output);
     try {
-      await writeJsonStream(merged, out.stream);
-      await out.commit();
+      await writeOutput(out, jsonPieces(merged));
     } finally {
       await out.abort();
     }
-  } else await writeJsonStream(merged, process.stdout);
+  } else await writeStdout(jsonPieces(merged));
   settleGate(merged.gate);
+}
+
+/** `-f json`'s bytes for the merged report, in pieces. */
+function* jsonPieces(report: unknown): Generator<string> {
+  yield* safeJsonPieces(report);
+  yield '\n';
 }

@@ -311,9 +311,14 @@ export class LineEvaluator {
     const raw = buf.subarray(s, e);
     let value: unknown;
     try {
-      // An ASCII line (most are) parses the same from any decoding, and whole: pruning is there to
-      // skip decoding what no profile reads, and `record` reads a pruned and a whole value alike.
-      value = isAscii(raw) ? JSON.parse(buf.toString('latin1', s, e)) : keep ? parseKept(buf, s, e, keep) : JSON.parse(buf.toString('utf8', s, e));
+      // An ASCII line (most are) decodes the same as latin1 and UTF-8, so its pruned value needs no
+      // ASCII check (parseKept's second pass). Still pruned: what reaches the profiles (and crosses
+      // from a worker) is the same whatever the line's bytes are, even for a line that repeats its
+      // kind key (docs/performance.md).
+      if (isAscii(raw)) {
+        const v: unknown = JSON.parse(buf.toString('latin1', s, e));
+        value = keep ? keep(v) : v;
+      } else value = keep ? parseKept(buf, s, e, keep) : JSON.parse(buf.toString('utf8', s, e));
     } catch {
       this.ledger.malformed++;
       this.sink.malformed(n, terminated ? 'invalid-json' : 'truncated', bytes);

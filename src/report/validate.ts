@@ -258,13 +258,18 @@ const sketch = obj(
   { count: uint, min: finite, max: finite, minAt: nullable(loc), maxAt: nullable(loc) },
   {
     values: arr(finite),
-    buckets: arr((v, w) => {
-      if (!Array.isArray(v) || v.length !== 3) bad(w, 'must be [bucket, count, smallest]');
-      const b = v as unknown[];
-      finite(b[0], at(w, 0));
-      uint(b[1], at(w, 1));
-      finite(b[2], at(w, 2));
-    }),
+    buckets: (v, w) => {
+      arr((x, wx) => {
+        if (!Array.isArray(x) || x.length !== 3) bad(wx, 'must be [bucket, count, smallest]');
+        const b = x as unknown[];
+        finite(b[0], at(wx, 0));
+        uint(b[1], at(wx, 1));
+        finite(b[2], at(wx, 2));
+      })(v, w);
+      // As a histogram writes them: each bucket once, ascending (a repeated one has no one meaning).
+      const list = v as Array<[number, number, number]>;
+      for (let i = 1; i < list.length; i++) if (!(list[i]![0] > list[i - 1]![0])) bad(at(w, i), 'must come after the bucket before it (ascending, each once)');
+    },
   },
 );
 

@@ -98,8 +98,8 @@ export async function writeText(stream: NodeJS.WritableStream, text: string | It
   if (errored()) await new Promise((r) => setImmediate(r));
 }
 
-/** The stream drained, closed or failed; the listeners are removed again (one write per slice). */
-function drained(stream: NodeJS.WritableStream): Promise<void> {
+/** The stream drained, closed or failed; the listeners are removed again (waited for once per write). */
+export function drained(stream: NodeJS.WritableStream): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       stream.off('drain', done);

@@ -11,7 +11,7 @@ import { InputUsageError } from '../input/sources.js';
 import type { AnalyzeOptions } from '../analyze.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
 import { checkOutputs, openOutput, outputError, type OutputFile } from './outputs.js';
-import { diag, EXIT_USAGE, oneLine } from './io.js';
+import { diag, drained, EXIT_USAGE, oneLine } from './io.js';
 import { EXIT_CODES } from './help.js';
 
 interface PairsArgs extends InputArgs {
@@ -77,17 +77,7 @@ async function writePairs(opts: AnalyzeOptions, file: OutputFile | null): Promis
   const waitDrain = (): Promise<void> | undefined => {
     if (!blocked || closed) return undefined;
     blocked = false;
-    return new Promise<void>((resolve) => {
-      const done = () => {
-        out.removeListener('drain', done);
-        out.removeListener('close', done);
-        out.removeListener('error', done);
-        resolve();
-      };
-      out.on('drain', done);
-      out.on('close', done);
-      out.on('error', done);
-    });
+    return drained(out);
   };
 
   const report = await pairs({

@@ -144,7 +144,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   const roleFiles = { capture: 0, caller: 0, upstream: 0 };
   for (const s of sources) roleFiles[s.role]++;
   const unusableLogs = [...rpcLess].map((s) => ({ role: s.role, path: s.path }));
-  const profiles = resolveProfiles(opts.profile ?? 'auto', { roles, roleFiles, unusableLogs, window: opts.maxOpenCalls ?? DEFAULT_MAX_OPEN_CALLS, ...opts.profileOptions });
+  const profiles = resolveProfiles(opts.profile ?? 'auto', { roles, roleFiles, unusableLogs, window: opts.maxOpenCalls ?? DEFAULT_MAX_OPEN_CALLS, maxOpenCalls: opts.maxOpenCalls ?? DEFAULT_MAX_OPEN_CALLS, ...opts.profileOptions });
   const collector = new FindingCollector(opts.maxFindings ?? DEFAULT_MAX_FINDINGS);
   const specs = channelSpecs(profiles);
   opts.onChannels?.(specs);

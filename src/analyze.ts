@@ -93,10 +93,18 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   const skipped: string[] = [];
   const add = async (args: readonly string[] | undefined, role: SourceRole) => {
     if (!args || args.length === 0) return;
-    const r = await resolveSources(args, role);
-    append(sources, r.sources);
-    append(walkErrors, r.walkErrors);
-    append(skipped, r.skipped);
+    // A caller or upstream argument that names no log (an empty directory, one holding only
+    // `upstream.log`) is a usage error like an unmatched glob: its side of the audit would be missing.
+    for (const group of role === 'capture' ? [args] : args.map((a) => [a])) {
+      const r = await resolveSources(group, role);
+      if (role !== 'capture' && r.sources.length === 0 && r.walkErrors.length === 0) {
+        const seen = r.skipped.length > 0 ? ` (not read: ${r.skipped.slice(0, 3).map((x) => JSON.stringify(x)).join(', ')}${r.skipped.length > 3 ? ' …' : ''})` : '';
+        throw new InputUsageError(`--${role} ${JSON.stringify(group[0])}: no log in it; a log is named *.jsonl, *.ndjson or *.json, optionally .gz${seen}`);
+      }
+      append(sources, r.sources);
+      append(walkErrors, r.walkErrors);
+      append(skipped, r.skipped);
+    }
   };
   // Request sides before terminal sides (assay reads in file order without timestamps).
   await add(opts.caller, 'caller');
@@ -130,7 +138,13 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   }
   const usable = (role: SourceRole) => sources.some((s) => s.role === role && !rpcLess.has(s));
   const roles = { capture: opts.inputs.length > 0, caller: usable('caller'), upstream: usable('upstream') };
-  const profiles = resolveProfiles(opts.profile ?? 'auto', { roles, ...opts.profileOptions });
+  // What the assay audit must know before reading (docs/assay.md, "Exact, or fail closed"): how
+  // many files each side has (order across files is no evidence), which logs hold no JSON-RPC, and
+  // the bound of its windows (the open-call bound, unless set).
+  const roleFiles = { capture: 0, caller: 0, upstream: 0 };
+  for (const s of sources) roleFiles[s.role]++;
+  const unusableLogs = [...rpcLess].map((s) => ({ role: s.role, path: s.path }));
+  const profiles = resolveProfiles(opts.profile ?? 'auto', { roles, roleFiles, unusableLogs, window: opts.maxOpenCalls ?? DEFAULT_MAX_OPEN_CALLS, maxOpenCalls: opts.maxOpenCalls ?? DEFAULT_MAX_OPEN_CALLS, ...opts.profileOptions });
   const collector = new FindingCollector(opts.maxFindings ?? DEFAULT_MAX_FINDINGS);
   const specs = channelSpecs(profiles);
   opts.onChannels?.(specs);
@@ -150,7 +164,10 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
       if (spec && isFailed(spec, p.terminal.attrs)) failed.set(p.channel, (failed.get(p.channel) ?? 0) + 1);
       opts.onPair?.(p);
     },
-    orphanRequest: opts.onOrphanRequest,
+    orphanRequest: (o) => {
+      opts.onOrphanRequest?.(o);
+      channelOwner.get(o.channel)?.orphanRequest?.(o, ctx);
+    },
     orphanResponse: (o) => {
       opts.onOrphanResponse?.(o);
       channelOwner.get(o.channel)?.orphanResponse?.(o, ctx);
@@ -317,12 +334,14 @@ export function gateRun(g: GateOptions): RunReport['gate'] {
     maxAmbiguous: g.maxAmbiguous ?? null,
     minIdCoverage: g.minIdCoverage ?? null,
     noFail: g.noFail ?? false,
+    allowUnverified: g.allowUnverified ?? false,
   };
 }
 
 /** The gate options a report was made with. */
 export function gateOptionsOf(g: RunReport['gate']): GateOptions {
   const o: GateOptions = { failOn: g.failOn, noFail: g.noFail };
+  if (g.allowUnverified) o.allowUnverified = true;
   if (g.maxCrossedRate !== null) o.maxCrossedRate = g.maxCrossedRate;
   if (g.maxOrphanRequests !== null) o.maxOrphanRequests = g.maxOrphanRequests;
   if (g.maxAmbiguous !== null) o.maxAmbiguous = g.maxAmbiguous;
@@ -389,6 +408,10 @@ async function readOne(
   let usedTotal = 0;
   const path = source.path;
   const maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  // A line no handler saw: each handler is told (the assay audit fails closed on it).
+  const unread = (line: number, reason: string) => {
+    for (const { h } of handlers) h.unread?.({ path, line }, reason);
+  };
 
   const sink: LineSink = {
     record(value: unknown, line: number, raw: Buffer | null, digest?: string) {
@@ -408,6 +431,7 @@ async function readOne(
         // counted as ignored and reported, so the rest of the file is still read.
         outcome = 'ignored';
         collector.add(finding('MALFORMED_LINE', { locations: [loc] }, { reason: 'unusable', bytes: raw?.length ?? 0 }));
+        unread(line, 'unusable');
       }
       if (outcome === 'used') {
         usedTotal++;
@@ -417,13 +441,16 @@ async function readOne(
     },
     malformed(line, reason, bytes) {
       collector.add(finding('MALFORMED_LINE', { locations: [{ path, line }] }, { reason, bytes }));
+      unread(line, reason);
     },
     oversized(line, bytes) {
       collector.add(finding('OVERSIZED_LINE', { locations: [{ path, line }] }, { bytes, limit: maxLineBytes }));
+      unread(line, 'oversized');
     },
   };
 
   const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain, progress: opts.onProgress && ((bytes) => opts.onProgress!({ path, index: progressIndex, inputs: progressTotal, bytes })), pool, recycler, keep: keepFunction(combinedKeep(profiles)), classify: combineRules(rules), keeps: keepFunctions(profileKeeps(profiles)) });
+  if (r.error) unread(Math.max(1, r.ledger.lines), 'input-error');
   for (const { h } of handlers) h.end?.();
   if (r.error) {
     collector.add(

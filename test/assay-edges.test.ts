@@ -13,7 +13,7 @@ describe('assay edge shapes', () => {
     expect(r.gate.passed).toBe(true);
   });
 
-  it('an upstream log with no JSON-RPC message gets a finding, not a false delivery warning', async () => {
+  it('an upstream log with no JSON-RPC message gets UNMATCHED_INPUT, not a false delivery warning, and the audit is unverified', async () => {
     const plain = path.join(tmpDir(), 'upstream.log');
     writeFileSync(plain, 'tools/call github.create_deploy_key\ntools/call misc.send_report\n');
     const r = await analyze({
@@ -23,8 +23,12 @@ describe('assay edge shapes', () => {
       profile: 'assay',
     });
     expect(r.channels.map((c) => c.channel)).toEqual(['decision']);
-    expect(r.findingCounts).toEqual({ UNMATCHED_INPUT: 1 });
-    expect(r.findings[0]).toMatchObject({ code: 'UNMATCHED_INPUT', data: { role: 'upstream', reason: 'no-json-rpc', path: plain } });
-    expect(r.findings[0]!.message).toBe(`--upstream ${plain} holds no JSON-RPC message: it says nothing about what the upstream received`);
+    expect(r.findingCounts).toEqual({ UNMATCHED_INPUT: 1, DELIVERY_UNVERIFIED: 1 });
+    const unmatched = r.findings.find((f) => f.code === 'UNMATCHED_INPUT')!;
+    expect(unmatched).toMatchObject({ data: { role: 'upstream', reason: 'no-json-rpc', path: plain } });
+    expect(unmatched.message).toBe(`--upstream ${plain} holds no JSON-RPC message: it says nothing about what the upstream received`);
+    // The side the delivery audit needs is missing: the default gate does not pass.
+    expect(r.findings.find((f) => f.code === 'DELIVERY_UNVERIFIED')).toMatchObject({ severity: 'error', data: { cause: 'no-json-rpc', path: plain, reason: 'upstream' } });
+    expect(r.gate.passed).toBe(false);
   });
 });

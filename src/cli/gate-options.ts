@@ -17,7 +17,8 @@ export function gateOptions<T>(y: Argv<T>) {
     .option('max-ambiguous', { type: 'number', describe: 'fail when more than N pairs are ambiguous' })
     .option('min-id-coverage', { type: 'number', describe: 'fail when fewer than R (0..1) of the requests carry a valid correlation id' })
     .option('fail', { type: 'boolean', default: true, hidden: true })
-    .option('no-fail', { type: 'boolean', describe: 'evaluate and report the gate, but exit 0 when it fails' });
+    .option('no-fail', { type: 'boolean', describe: 'evaluate and report the gate, but exit 0 when it fails' })
+    .option('allow-unverified', { type: 'boolean', describe: 'assay: DELIVERY_UNVERIFIED (an audit that could not see everything) does not fail the gate; shown in the report' });
 }
 
 export interface GateArgs {
@@ -26,6 +27,7 @@ export interface GateArgs {
   maxOrphanRequests?: number;
   maxAmbiguous?: number;
   minIdCoverage?: number;
+  allowUnverified?: boolean;
   fail: boolean;
 }
 
@@ -47,6 +49,7 @@ export function gateOptionsFrom(a: GateArgs): GateOptions {
       minIdCoverage: single('min-id-coverage', a.minIdCoverage),
       noFail: a.fail === false,
     };
+    if (a.allowUnverified === true) o.allowUnverified = true;
     validateGateOptions(o);
     return o;
   } catch (e) {

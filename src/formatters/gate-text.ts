@@ -50,6 +50,7 @@ export function offenderTotal(report: Report, c: GateCheck): number {
  */
 export function gateVerdict(g: Gate): string {
   const failed = g.checks.filter((c) => !c.passed);
-  if (g.passed) return `gate passed (${g.checks.map((c) => c.name).join(', ')})`;
-  return `gate failed: ${failed.map(checkText).join('; ')}${g.enforced ? '' : ' (--no-fail: exit 0)'}`;
+  const excused = g.allowUnverified ? ' (--allow-unverified: DELIVERY_UNVERIFIED not counted)' : '';
+  if (g.passed) return `gate passed (${g.checks.map((c) => c.name).join(', ')})${excused}`;
+  return `gate failed: ${failed.map(checkText).join('; ')}${g.enforced ? '' : ' (--no-fail: exit 0)'}${excused}`;
 }

@@ -27,7 +27,7 @@ export function assaySection(report: Report, chalk: ChalkInstance, width?: numbe
     bad(a.inconsistent),
     String(a.byDecision.allow),
     String(a.byDecision.deny) + (a.byDecision.other ? ` (+${a.byDecision.other} other)` : ''),
-    `${c.present} present · ${c.absent} absent · ${c.invalid} invalid · ${c.duplicated} duplicated`,
+    `${c.present} present · ${c.absent} absent · ${c.invalid} invalid · ${c.duplicated ?? 'n/a'} duplicated`,
   ]];
   out.push(fittedTable(['valid', 'malformed', 'unsupported schema', 'inconsistent', 'allow', 'deny', 'correlation ids'], v, chalk, { width }));
   // Tools and reasons in two tables: side by side, a tool's row would read as if it had that reason.

@@ -1,6 +1,6 @@
 /**
- * Turning input arguments into an ordered list of sources: paths, directories (recursed in sorted
- * order for *.jsonl, *.ndjson, *.json and the same with .gz), globs expanded by the tool itself,
+ * Turning input arguments into an ordered list of sources: paths, directories (recursed in natural
+ * order, `run-9` before `run-10`, for *.jsonl, *.ndjson, *.json and the same with .gz), globs expanded by the tool itself,
  * and `-` for stdin.
  */
 import { promises as fs, fstatSync, readFileSync, statSync, type Stats } from 'node:fs';
@@ -34,9 +34,48 @@ export function isCaptureName(name: string): boolean {
   return CAPTURE_EXT.test(name);
 }
 
-/** Byte-wise comparison, so the order does not depend on locale or filesystem. */
+/**
+ * Natural order of names as bytes (docs/inputs.md): runs of ASCII digits compare by their value
+ * (`run-9` before `run-10`), everything else byte by byte; equal-valued names (`run-09`, `run-9`)
+ * fall back to plain byte order. It does not depend on locale or filesystem, and is total.
+ */
+export function naturalOrder(a: Buffer, b: Buffer): number {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    if (isDigit(x) && isDigit(y)) {
+      // Skip leading zeros, then the longer run is the larger number; same length: by digits.
+      let i0 = i;
+      let j0 = j;
+      while (i0 < a.length && a[i0] === 0x30) i0++;
+      while (j0 < b.length && b[j0] === 0x30) j0++;
+      let i1 = i0;
+      let j1 = j0;
+      while (i1 < a.length && isDigit(a[i1]!)) i1++;
+      while (j1 < b.length && isDigit(b[j1]!)) j1++;
+      if (i1 - i0 !== j1 - j0) return i1 - i0 - (j1 - j0);
+      const c = Buffer.compare(a.subarray(i0, i1), b.subarray(j0, j1));
+      if (c !== 0) return c;
+      i = i1;
+      j = j1;
+      continue;
+    }
+    if (x !== y) return x - y;
+    i++;
+    j++;
+  }
+  if (i < a.length || j < b.length) return i < a.length ? 1 : -1;
+  return Buffer.compare(a, b);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
 function byteOrder(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+  return naturalOrder(Buffer.from(a), Buffer.from(b));
 }
 
 /**
@@ -112,7 +151,7 @@ async function walk(dir: string | Buffer, display: string, out: Walked[], errors
     errors.push({ path: display, reason: `cannot be listed (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}), skipped` });
     return;
   }
-  entries.sort((a, b) => Buffer.compare(a.name, b.name));
+  entries.sort((a, b) => naturalOrder(a.name, b.name));
   for (const ent of entries) {
     const p = joinPath(dir, ent.name);
     const shown = path.join(display, displayName(ent.name));

@@ -1,7 +1,7 @@
 /**
  * A profile knows one family of records and maps each record to events, or ignores it.
  */
-import type { ChannelSpec, Loc, OrphanResponseRecord, PairRecord } from '../model.js';
+import type { ChannelSpec, Loc, OrphanRequestRecord, OrphanResponseRecord, PairRecord } from '../model.js';
 import type { Finding } from '../report/findings.js';
 import type { NoteCode } from '../report/notes.js';
 import type { Source, SourceRole } from '../input/sources.js';
@@ -25,6 +25,11 @@ export interface RecordHandler {
    * With `keep`, `value` may be the pruned copy that `keep` returned.
    */
   record(value: unknown, loc: Loc, raw: Buffer | null, digest?: string): RecordOutcome;
+  /**
+   * A line of this file that reached no handler (oversized, malformed, unusable, a failed read:
+   * `reason` is the MALFORMED_LINE reason, `oversized`, `unusable` or `input-error`).
+   */
+  unread?(loc: Loc, reason: string): void;
   /** End of this file. */
   end?(): void;
 }
@@ -55,6 +60,8 @@ export interface Profile {
    * this profile's channels, so the profile can classify it with findings of its own.
    */
   orphanResponse?(o: OrphanResponseRecord, ctx: ProfileContext): void;
+  /** Likewise for an orphan request (at the end of input, or evicted over --max-open-calls). */
+  orphanRequest?(o: OrphanRequestRecord, ctx: ProfileContext): void;
   /**
    * What `record` reads of a value, as plain data (keep.ts): parallel readers (`--jobs`) prune
    * values with the union of the profiles' specs, so that less crosses back to the main thread.

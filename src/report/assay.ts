@@ -16,7 +16,13 @@ export interface AssaySummary {
   byReason: Array<{ reason: string; count: number }>;
   byTool: Array<{ tool: string; count: number }>;
   toolsOmitted: number;
-  correlationIds: { present: number; absent: number; invalid: number; duplicated: number };
+  /** `duplicated` is null (unknown) once more distinct ids were seen than the assay window holds. */
+  correlationIds: { present: number; absent: number; invalid: number; duplicated: number | null };
+  /**
+   * Signs of several runs in one file set: `initialize` requests per log, and caller calls that
+   * reuse a JSON-RPC id (null: more distinct ids than the window holds). Absent in older reports.
+   */
+  runs?: { callerHandshakes: number; upstreamHandshakes: number; callerIdsReused: number | null };
   /** JSON-RPC `tools/call` messages read per log (null: that log was not given). */
   calls: { caller: number | null; upstream: number | null; establishSkipped: number };
   /** The delivery audit matrix (null: no upstream log, delivery not evaluated). */

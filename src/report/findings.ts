@@ -32,6 +32,8 @@ export const FINDING_CODES = {
   SCOPES_FOLDED: 'note',
   /** `callpair merge` only; appended so the SARIF rule indices of the other codes stay put. */
   SPLIT_SCOPE: 'error',
+  /** Appended so the SARIF rule indices of the other codes stay put. */
+  DELIVERY_UNVERIFIED: 'error',
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;
@@ -89,7 +91,15 @@ export interface FindingDataMap {
    * `ambiguous`: the arrival was paired with an allow, but no id tells it apart from this denied call
    * (an id shared by both, or none usable): it may be the denied call (docs/assay.md).
    */
-  DENIED_BUT_DELIVERED: { tool: string | null; id: string | null; reason?: string | null; deny?: { path: string; line: number } | null; ambiguous?: true };
+  DENIED_BUT_DELIVERED: {
+    tool: string | null;
+    id: string | null;
+    reason?: string | null;
+    deny?: { path: string; line: number } | null;
+    ambiguous?: true;
+    /** The files look like several runs (repeated `initialize`, reused caller ids): give one run's files. */
+    runs?: { callerHandshakes: number; upstreamHandshakes: number; callerIdsReused: number };
+  };
   UNRECORDED_DELIVERY: { tool: string | null; id: string | null };
   /**
    * An id joined a terminal to requests whose required signature differs (another tool under one
@@ -109,7 +119,27 @@ export interface FindingDataMap {
   UNMATCHED_INPUT: { path: string; role: 'capture' | 'caller' | 'upstream'; records: number; lines: number; reason?: 'no-json-rpc' };
   /** `callpair merge`: the scope is listed by more than one shard report (calls crossing shards could not pair). */
   SPLIT_SCOPE: { reports: number };
+  /**
+   * The Assay delivery audit could not see everything it needs, so its verdict is "unverified"
+   * (docs/assay.md, "Exact, or fail closed"): `cause` is one of UNVERIFIED_CAUSES, `count` how many
+   * lines, records or files it concerns (`locations` shows the first few); `path` the file when one
+   * file is the cause; `reason` what made a line unread; `window` and `bound` the bound reached.
+   */
+  DELIVERY_UNVERIFIED: { cause: UnverifiedCause; count: number; path?: string | null; reason?: string; window?: string; bound?: number };
 }
+
+/** Why the Assay delivery audit is unverified (DELIVERY_UNVERIFIED `cause`; docs/assay.md lists each). */
+export const UNVERIFIED_CAUSES = [
+  'unread-line',
+  'evicted',
+  'window',
+  'deny-without-id',
+  'deny-not-in-caller-log',
+  'caller-log-empty',
+  'ambiguous-pairing',
+  'no-json-rpc',
+] as const;
+export type UnverifiedCause = (typeof UNVERIFIED_CAUSES)[number];
 
 export type Finding = {
   [C in FindingCode]: {

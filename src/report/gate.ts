@@ -40,6 +40,8 @@ export interface Gate {
   /** `--no-fail`: checks are evaluated and shown, the exit code stays 0. */
   enforced: boolean;
   checks: GateCheck[];
+  /** `--allow-unverified` was given: DELIVERY_UNVERIFIED does not fail the gate. */
+  allowUnverified?: true;
 }
 
 export interface GateOptions {
@@ -50,6 +52,11 @@ export interface GateOptions {
   maxAmbiguous?: number;
   minIdCoverage?: number;
   noFail?: boolean;
+  /**
+   * `--allow-unverified`: DELIVERY_UNVERIFIED findings are still reported, but do not count in
+   * the error-findings check (an explicit opt-out, shown in the report's run and gate).
+   */
+  allowUnverified?: boolean;
 }
 
 export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'note'];
@@ -106,8 +113,10 @@ export function evaluateGate(
   const bySeverity = (sev: Severity) =>
     Object.entries(counts).reduce((n, [code, c]) => (isFindingCode(code) && FINDING_CODES[code] === sev ? n + (c ?? 0) : n), 0);
 
-  const errors = bySeverity('error');
-  checks.push({ name: 'error-findings', limit: 0, actual: errors, passed: errors === 0, op: '<=', codes: codesOf('error') });
+  const excused = opts.allowUnverified ? (counts.DELIVERY_UNVERIFIED ?? 0) : 0;
+  const errors = bySeverity('error') - excused;
+  const errorCodes = opts.allowUnverified ? codesOf('error').filter((c) => c !== 'DELIVERY_UNVERIFIED') : codesOf('error');
+  checks.push({ name: 'error-findings', limit: 0, actual: errors, passed: errors === 0, op: '<=', codes: errorCodes });
 
   for (const item of parseFailOn(opts.failOn ?? [])) {
     if (item === 'error') continue; // the default check already covers it
@@ -139,5 +148,7 @@ export function evaluateGate(
     checks.push({ name: 'min-id-coverage', limit: opts.minIdCoverage, actual, passed: actual !== null && actual >= opts.minIdCoverage, op: '>=', codes: [] });
   }
   const passed = checks.every((c) => c.passed);
-  return { passed, enforced: !opts.noFail, checks };
+  const gate: Gate = { passed, enforced: !opts.noFail, checks };
+  if (opts.allowUnverified) gate.allowUnverified = true;
+  return gate;
 }

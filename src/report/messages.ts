@@ -3,7 +3,7 @@
  * capture strings (callers, tool names); every formatter that renders it sanitises it for its
  * medium. Invalid ids never reach here (their data holds only reason, length and hash).
  */
-import type { Finding } from './findings.js';
+import type { Finding, FindingDataMap } from './findings.js';
 import { safeText } from '../formatters/safe.js';
 
 function ms(v: number | null): string {
@@ -68,8 +68,8 @@ export function findingMessage(f: Finding): string {
         : `decision record contradicts itself: ${f.data.problems.join('; ')}`;
     case 'DENIED_BUT_DELIVERED':
       if (f.data.ambiguous)
-        return `an arrival${f.data.tool ? ` of ${f.data.tool}` : ''} may be a denied call${f.data.reason ? ` (denied: ${f.data.reason})` : ''}: no id tells it from the allowed call it was paired with`;
-      return `denied call${f.data.tool ? ` to ${f.data.tool}` : ''} reached the upstream${f.data.reason ? ` (denied: ${f.data.reason})` : ''}`;
+        return `an arrival${f.data.tool ? ` of ${f.data.tool}` : ''} may be a denied call${f.data.reason ? ` (denied: ${f.data.reason})` : ''}: no id tells it from the allowed call it was paired with${runsText(f.data)}`;
+      return `denied call${f.data.tool ? ` to ${f.data.tool}` : ''} reached the upstream${f.data.reason ? ` (denied: ${f.data.reason})` : ''}${runsText(f.data)}`;
     case 'SIGNATURE_CONFLICT':
       return `id joins different content (${f.data.field ?? 'signature'}: request ${f.data.request ?? '?'}, terminal ${f.data.terminal ?? '?'}; caller ${f.data.caller}), not paired`;
     case 'SPLIT_SCOPE':
@@ -83,7 +83,39 @@ export function findingMessage(f: Finding): string {
       return f.data.records === 0
         ? `${f.data.path}: no records (${f.data.lines} lines), treated as a non-capture`
         : `${f.data.path}: none of its ${f.data.records} records matched a profile, treated as a non-capture`;
+    case 'DELIVERY_UNVERIFIED':
+      return `delivery unverified: ${unverifiedText(f.data)}`;
     case 'UNRECORDED_DELIVERY':
       return `upstream arrival${f.data.tool ? ` of ${f.data.tool}` : ''} that no allow decision covers`;
   }
+}
+
+/** Why the delivery audit is unverified, in words (DELIVERY_UNVERIFIED; docs/assay.md). */
+function unverifiedText(d: FindingDataMap['DELIVERY_UNVERIFIED']): string {
+  const where = d.path ? ` in ${d.path}` : '';
+  switch (d.cause) {
+    case 'unread-line':
+      return `${d.count} line(s)${where} not read (${d.reason ?? 'unread'}): a denied call may be among them`;
+    case 'evicted':
+      return `${d.count} open call(s) of ${d.window ?? 'a channel'} evicted over --max-open-calls${d.bound !== undefined ? ` ${d.bound}` : ''}: later pairs may be shifted (raise --max-open-calls)`;
+    case 'window':
+      return `the ${d.window ?? 'assay'} window of ${d.bound ?? 'n/a'} entries was reached ${d.count} time(s): the audit forgot what it needs (raise --max-open-calls)`;
+    case 'deny-without-id':
+      return `${d.count} deny record(s) without a correlation id and no caller log to chain one from: their delivery cannot be checked`;
+    case 'deny-not-in-caller-log':
+      return `${d.count} deny record(s) without a correlation id that no caller call pairs with: their delivery cannot be checked`;
+    case 'caller-log-empty':
+      return `the caller log${where} holds no tools/call: decision records without a correlation id cannot be chained to arrivals`;
+    case 'ambiguous-pairing':
+      return `${d.count} deny record(s) without a correlation id were paired with a caller call only by order (across files, or among several candidates): which call was denied is not known`;
+    case 'no-json-rpc':
+      return `--${d.reason ?? 'upstream'} log${where} holds no JSON-RPC message: that side of the audit is missing`;
+  }
+}
+
+/** The several-runs hint of a DENIED_BUT_DELIVERED. */
+function runsText(d: FindingDataMap['DENIED_BUT_DELIVERED']): string {
+  const r = d.runs;
+  if (!r) return '';
+  return `; the files look like several runs (${r.upstreamHandshakes} initialize upstream, ${r.callerHandshakes} in the caller log, ${r.callerIdsReused} reused caller ids)`;
 }

@@ -124,6 +124,8 @@ export interface RunReport {
     maxAmbiguous: number | null;
     minIdCoverage: number | null;
     noFail: boolean;
+    /** `--allow-unverified` (absent in reports from before it existed: false). */
+    allowUnverified?: boolean;
   };
 }
 

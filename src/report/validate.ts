@@ -13,7 +13,7 @@
  */
 import { CONFIDENCES, METHODS } from '../model.js';
 import { NAME_SHAPE } from '../profiles/lang/spec.js';
-import { FINDING_CODES, isFindingCode, type FindingCode } from './findings.js';
+import { FINDING_CODES, isFindingCode, UNVERIFIED_CAUSES, type FindingCode } from './findings.js';
 import { GATE_CHECKS, SEVERITIES } from './gate.js';
 import { REPORT_SCHEMA } from './report.js';
 
@@ -196,12 +196,16 @@ const DATA: Record<FindingCode, Check> = {
   INPUT_ERROR: obj({ error: str, byteOffset: nullable(uint) }, { path: str }),
   UNSUPPORTED_SCHEMA: obj({ schema: str }),
   INCONSISTENT_RECORD: obj({ problems: arr(str) }, { kind: oneOf(['inconsistent', 'malformed']) }),
-  DENIED_BUT_DELIVERED: obj({ tool: nullable(str), id: nullable(str) }, { reason: nullable(str), deny: nullable(loc) }),
+  DENIED_BUT_DELIVERED: obj(
+    { tool: nullable(str), id: nullable(str) },
+    { reason: nullable(str), deny: nullable(loc), runs: obj({ callerHandshakes: uint, upstreamHandshakes: uint, callerIdsReused: uint }) },
+  ),
   UNRECORDED_DELIVERY: obj({ tool: nullable(str), id: nullable(str) }),
   NO_CALL_EVENTS: obj({ reason: oneOf(['no-inputs', 'nothing-matched']), inputs: uint, records: uint, profile: str }),
   UNMATCHED_INPUT: obj({ path: str, role: oneOf(['capture', 'caller', 'upstream']), records: uint, lines: uint }, { reason: oneOf(['no-json-rpc']) }),
   SIGNATURE_CONFLICT: obj({ id: str, caller: str, field: nullable(str), request: nullable(str), terminal: nullable(str) }),
   SPLIT_SCOPE: obj({ reports: uint }),
+  DELIVERY_UNVERIFIED: obj({ cause: oneOf(UNVERIFIED_CAUSES), count: uint }, { path: nullable(str), reason: str, window: str, bound: uint }),
 };
 
 const finding: Check = (v, w) => {
@@ -227,7 +231,7 @@ const gate = obj({
   passed: bool,
   enforced: bool,
   checks: arr(obj({ name: checkName, limit: finite, actual: nullable(finite), passed: bool, op: oneOf(['<=', '>=']), codes: arr(code) })),
-});
+}, { allowUnverified: (v, w) => { if (v !== true) bad(w, 'must be true when present'); } });
 
 const failOnItem: Check = (v, w) => {
   if (typeof v !== 'string' || !FAIL_ON_ITEMS.has(v)) bad(w, 'not a finding code or a severity');
@@ -249,7 +253,7 @@ const run = obj(
       maxAmbiguous: nullable(uint),
       minIdCoverage: nullable(rate),
       noFail: bool,
-    }),
+    }, { allowUnverified: bool }),
   },
   { profileOptions: obj({}), profiles: arr(name), channels: arr(name), allowEmpty: bool },
 );
@@ -305,7 +309,7 @@ const assaySummary = obj({
   byReason: arr(obj({ reason: str, count: uint })),
   byTool: arr(obj({ tool: str, count: uint })),
   toolsOmitted: uint,
-  correlationIds: obj({ present: uint, absent: uint, invalid: uint, duplicated: uint }),
+  correlationIds: obj({ present: uint, absent: uint, invalid: uint, duplicated: nullable(uint) }),
   calls: obj({ caller: nullable(uint), upstream: nullable(uint), establishSkipped: uint }),
   delivery: nullable(
     obj({

@@ -3,7 +3,7 @@
  * `decision` and (allow records) requests of `delivery`; deny records are remembered by their keys
  * for the delivery audit.
  */
-import type { CallAttrs, Confidence, Loc } from '../../model.js';
+import type { CallAttrs, Confidence, Loc, PairRecord } from '../../model.js';
 import { finding } from '../../report/findings.js';
 import { clipOrNull, clipText } from '../clip.js';
 import { checkId, type IdKey, makeEvent } from '../event.js';
@@ -11,10 +11,11 @@ import type { ProfileContext, RecordHandler, RecordOutcome } from '../types.js';
 import { asObject, asString } from '../types.js';
 import { DECISION_CHANNEL, DELIVERY_CHANNEL } from './channels.js';
 import { type DenyEntry, MAX_SCHEMA_CHARS, NOTE_ALLOWED_NOT_OBSERVED, RUN_SCOPE } from './options.js';
+import { unreadLine } from './logs.js';
 import { producerToolName } from './rpc.js';
 import type { AssayRun } from './run.js';
 import { DECISION_SCHEMA_PREFIX, REASONS, validateDecisionRecord } from './validate.js';
-import { bump, remember } from './windows.js';
+import { bump, rememberBounded } from './windows.js';
 
 /**
  * The producer's contract file as published: a JSON document `{schema_contract, records: [{case,
@@ -28,6 +29,7 @@ function contractRecords(top: Record<string, unknown>): unknown[] | null {
 export function decisionHandler(run: AssayRun, ctx: ProfileContext): RecordHandler {
   const one = decisionRecord(run, ctx);
   return {
+    unread: unreadLine(run),
     record(value: unknown, loc: Loc): RecordOutcome {
       const top = asObject(value);
       if (!top) return 'unclaimed';
@@ -87,7 +89,8 @@ function decisionRecord(run: AssayRun, ctx: ProfileContext): (top: Record<string
       corrId = c.key;
       run.corr.present++;
       if (run.seenCorr.has(corrId)) run.corr.duplicated++;
-      remember(run.seenCorr, corrId, true, run.window);
+      else if (run.seenCorr.size < run.window) run.seenCorr.add(corrId);
+      else run.seenCorrFull = true;
     } else if (c.kind === 'invalid') {
       run.corr.invalid++;
       ctx.finding(finding('INVALID_ID', { channel: null, scope: RUN_SCOPE, locations: [loc] }, c.info));
@@ -99,8 +102,12 @@ function decisionRecord(run: AssayRun, ctx: ProfileContext): (top: Record<string
     const attrs: CallAttrs = { tool, status: decision, kind: schema };
     let chained: IdKey | null = null;
     let inherited: Confidence | undefined;
+    let decisionPair: PairRecord | null = null;
     if (run.decisionEval) {
-      const pair = ctx.emit(makeEvent(DECISION_CHANNEL, { role: 'terminal', scope: RUN_SCOPE, id: corrId, sig: [sigTool], time: null, caller: callerId, attrs, loc }, ctx));
+      // Order across files is no evidence: a pair without an id is at most `ambiguous` then.
+      const capped = corrId === null && run.decisionAcrossFiles ? { maxConfidence: 'ambiguous' as const } : {};
+      const pair = ctx.emit(makeEvent(DECISION_CHANNEL, { role: 'terminal', scope: RUN_SCOPE, id: corrId, sig: [sigTool], time: null, caller: callerId, attrs, loc, ...capped }, ctx));
+      decisionPair = pair;
       if (pair) {
         chained = run.chain.get(pair.request.loc) ?? null;
         run.chain.delete(pair.request.loc);
@@ -123,8 +130,10 @@ function decisionRecord(run: AssayRun, ctx: ProfileContext): (top: Record<string
             attrs,
             loc,
             orphanNote: NOTE_ALLOWED_NOT_OBSERVED,
-            // An id inherited through the decision pair is no surer than that pair.
+            // An id inherited through the decision pair is no surer than that pair; without any id,
+            // order across files is no evidence.
             ...(corrId === null && chained !== null && inherited ? { maxConfidence: inherited } : {}),
+            ...(corrId === null && chained === null && run.deliveryAcrossFiles ? { maxConfidence: 'ambiguous' as const } : {}),
           },
           ctx,
         );
@@ -134,19 +143,28 @@ function decisionRecord(run: AssayRun, ctx: ProfileContext): (top: Record<string
       run.denyRecords++;
       const keys = [corrId, chained].filter((k): k is IdKey => k !== null);
       const entry: DenyEntry = { loc, tool, reason, arrived: false, unchecked: keys.length === 0 };
-      for (const k of keys) remember(run.denyKeys, k, entry, run.window);
-      if (keys.length === 0) {
-        run.denyUnchecked++;
+      if (corrId === null) denyWithoutId(run, loc, decisionPair);
+      if (keys.length === 0) run.denyUnchecked++;
+      // Remembered until the end of input (a denied call can arrive any time): a key past the
+      // window is refused, and the audit is unverified (docs/design.md, "Bounds").
+      if (run.deliveryEval) {
+        for (const k of keys) if (!rememberBounded(run.denyKeys, k, entry, run.window)) run.unverify('window', loc, { window: 'deny-keys', bound: run.window });
         // An arrival no id identifies may be this call (delivery.ts): remembered by its tool.
-        if (run.uncheckedRemembered < run.window) {
-          run.uncheckedRemembered++;
-          const t = sigTool ?? '';
-          const list = run.uncheckedDenies.get(t);
-          if (list) list.push(entry);
-          else run.uncheckedDenies.set(t, [entry]);
-        }
+        if (keys.length === 0 && !run.uncheckedDenies.push(sigTool ?? '', entry)) run.unverify('window', loc, { window: 'denies-without-key', bound: run.window });
       }
     }
     return 'used';
   };
+}
+
+/**
+ * A deny record without a correlation id: its delivery is checked by the JSON-RPC id its caller
+ * call chains to it. When there is no such call, or only order chose it, the audit cannot be
+ * exact (docs/assay.md, "Exact, or fail closed").
+ */
+function denyWithoutId(run: AssayRun, loc: Loc, pair: PairRecord | null): void {
+  if (!run.decisionEval) run.unverify('deny-without-id', loc);
+  else if (run.callerCalls === 0) run.unverify('caller-log-empty', loc);
+  else if (!pair) run.unverify('deny-not-in-caller-log', loc);
+  else if (pair.confidence === 'ambiguous') run.unverify('ambiguous-pairing', loc);
 }

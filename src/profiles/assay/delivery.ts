@@ -7,16 +7,16 @@
  * no arrival of its own, no id tells the two calls apart, and the arrival is reported as a
  * DENIED_BUT_DELIVERED marked `ambiguous` (error): never silently absorbed by the allow.
  */
-import type { OrphanResponseRecord } from '../../model.js';
+import type { OrphanRequestRecord, OrphanResponseRecord } from '../../model.js';
 import { finding } from '../../report/findings.js';
 import type { ProfileContext } from '../types.js';
-import { DELIVERY_CHANNEL } from './channels.js';
+import { DECISION_CHANNEL, DELIVERY_CHANNEL } from './channels.js';
 import { type DenyEntry, RUN_SCOPE } from './options.js';
 import type { AssayRun } from './run.js';
 
 /** The oldest deny record without a key, of this tool, that no arrival was attributed to yet. */
 function uncheckedDeny(run: AssayRun, tool: string): DenyEntry | undefined {
-  return run.uncheckedDenies.get(tool)?.find((e) => !e.arrived);
+  return run.uncheckedDenies.first(tool);
 }
 
 /** An arrival is attributed to a deny record: the matrix counts that deny as arrived. */
@@ -42,7 +42,7 @@ export function classifyArrival(run: AssayRun, o: OrphanResponseRecord, ctx: Pro
       finding(
         'DENIED_BUT_DELIVERED',
         { channel: DELIVERY_CHANNEL.name, scope: o.scope, locations: [t.loc, entry.loc] },
-        { tool: t.attrs.tool ?? entry.tool, id: t.id, reason: entry.reason, deny: entry.loc },
+        { tool: t.attrs.tool ?? entry.tool, id: t.id, reason: entry.reason, deny: entry.loc, ...severalRuns(run) },
       ),
     );
   } else {
@@ -66,9 +66,30 @@ export function judgeSuspects(run: AssayRun, ctx: ProfileContext): void {
       finding(
         'DENIED_BUT_DELIVERED',
         { channel: DELIVERY_CHANNEL.name, scope: RUN_SCOPE, locations: [s.loc, entry.loc] },
-        { tool: s.tool !== '' ? s.tool : entry.tool, id: s.key, reason: entry.reason, deny: entry.loc, ambiguous: true },
+        { tool: s.tool !== '' ? s.tool : entry.tool, id: s.key, reason: entry.reason, deny: entry.loc, ambiguous: true, ...severalRuns(run) },
       ),
     );
   }
   run.suspects.length = 0;
+}
+
+/** The hint that the files hold several runs (named in DENIED_BUT_DELIVERED; docs/assay.md). */
+function severalRuns(run: AssayRun): { runs?: { callerHandshakes: number; upstreamHandshakes: number; callerIdsReused: number } } {
+  if (!run.severalRuns()) return {};
+  return { runs: { callerHandshakes: run.handshakes.caller, upstreamHandshakes: run.handshakes.upstream, callerIdsReused: run.callerIdsReused } };
+}
+
+/** At the end of input: one DELIVERY_UNVERIFIED per cause (docs/assay.md, "Exact, or fail closed"). */
+export function reportUnverified(run: AssayRun, ctx: ProfileContext): void {
+  if (!run.auditAsked) return;
+  for (const u of run.unusableLogs) run.unverify('no-json-rpc', { path: u.path, line: 1 }, { path: u.path, reason: u.role });
+  for (const e of run.unverified.values()) {
+    ctx.finding(finding('DELIVERY_UNVERIFIED', { channel: DELIVERY_CHANNEL.name, scope: RUN_SCOPE, locations: e.locations }, e.data));
+  }
+}
+
+/** An open call evicted over --max-open-calls: every later pair by order may be shifted. */
+export function evicted(run: AssayRun, o: OrphanRequestRecord): void {
+  if (o.reason !== 'evicted' || (o.channel !== DELIVERY_CHANNEL.name && o.channel !== DECISION_CHANNEL.name)) return;
+  run.unverify('evicted', o.request.loc, { window: o.channel, ...(run.maxOpenCalls !== null ? { bound: run.maxOpenCalls } : {}) });
 }

@@ -23,13 +23,13 @@
  * paired with an allow that no id tells from a denied call is a DENIED_BUT_DELIVERED marked
  * `ambiguous` at the end (delivery.ts). JSON-RPC ids follow the protocol id rule (rpc.ts).
  */
-import type { OrphanResponseRecord } from '../../model.js';
+import type { OrphanRequestRecord, OrphanResponseRecord } from '../../model.js';
 import type { Source } from '../../input/sources.js';
 import type { AssaySummary } from '../../report/assay.js';
 import type { Profile, ProfileContext, RecordHandler } from '../types.js';
 import { ASSAY_KEEP, DECISION_CHANNEL, DELIVERY_CHANNEL } from './channels.js';
 import { decisionHandler } from './decisions.js';
-import { classifyArrival, judgeSuspects } from './delivery.js';
+import { classifyArrival, evicted, judgeSuspects, reportUnverified } from './delivery.js';
 import { callerHandler, upstreamHandler } from './logs.js';
 import type { AssayOptions } from './options.js';
 import { AssayRun } from './run.js';
@@ -45,11 +45,12 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
   return {
     name: 'assay',
     channels: [DECISION_CHANNEL, DELIVERY_CHANNEL],
-    needles: ['"assay.', '"tools/call"'],
+    // `initialize` is read too: a repeated handshake is several runs in one file set.
+    needles: ['"assay.', '"tools/call"', '"initialize"'],
     classify: {
       capture: { key: 'schema', prefixes: ['assay.'], other: 'unclaimed', absent: 'unclaimed' },
-      caller: { key: 'method', values: ['tools/call'], other: 'ignored', absent: 'ignored' },
-      upstream: { key: 'method', values: ['tools/call'], other: 'ignored', absent: 'ignored' },
+      caller: { key: 'method', values: ['tools/call', 'initialize'], other: 'ignored', absent: 'ignored' },
+      upstream: { key: 'method', values: ['tools/call', 'initialize'], other: 'ignored', absent: 'ignored' },
     },
     keep: ASSAY_KEEP,
     open(source: Source, ctx: ProfileContext): RecordHandler | null {
@@ -59,9 +60,13 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
     },
     finish(ctx: ProfileContext): void {
       if (run.deliveryEval) judgeSuspects(run, ctx);
+      reportUnverified(run, ctx);
     },
     orphanResponse(o: OrphanResponseRecord, ctx: ProfileContext): void {
       classifyArrival(run, o, ctx);
+    },
+    orphanRequest(o: OrphanRequestRecord): void {
+      evicted(run, o);
     },
     evaluatedChannels(): readonly string[] {
       const out: string[] = [];

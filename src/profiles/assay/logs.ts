@@ -31,11 +31,37 @@ export function readCall(run: AssayRun, obj: Record<string, unknown>, loc: Loc, 
   return { rpcKey: rpcKeyOf(r), corrId, tool: producerToolName(params?.name) };
 }
 
+/** A line of an assay input that no handler read: the delivery audit cannot be exact. */
+export function unreadLine(run: AssayRun): (loc: Loc, reason: string) => void {
+  return (loc, reason) => run.unverify('unread-line', loc, { path: loc.path, reason });
+}
+
+/**
+ * What a JSON-RPC log line says before it is read as a call: a batch (an array) holding a
+ * `tools/call` is not read, so the audit is unverified; an `initialize` request is counted (more
+ * than one is several runs in one file set). Null: read it as a call.
+ */
+function preRead(run: AssayRun, value: unknown, loc: Loc, role: 'caller' | 'upstream'): RecordOutcome | null {
+  if (Array.isArray(value)) {
+    if (value.some((m) => asObject(m)?.method === 'tools/call')) run.unverify('unread-line', loc, { path: loc.path, reason: 'batch' });
+    return 'ignored';
+  }
+  const obj = asObject(value);
+  if (!obj) return 'unclaimed';
+  if (obj.method === 'initialize' && Object.prototype.hasOwnProperty.call(obj, 'id')) {
+    run.handshakes[role]++;
+    return 'ignored';
+  }
+  return null;
+}
+
 export function callerHandler(run: AssayRun, ctx: ProfileContext): RecordHandler {
   return {
+    unread: unreadLine(run),
     record(value: unknown, loc: Loc): RecordOutcome {
-      const obj = asObject(value);
-      if (!obj) return 'unclaimed';
+      const pre = preRead(run, value, loc, 'caller');
+      if (pre !== null) return pre;
+      const obj = value as Record<string, unknown>;
       const call = readCall(run, obj, loc, 'decision', ctx);
       if (call === 'establish') {
         run.establishSkipped++;
@@ -43,6 +69,11 @@ export function callerHandler(run: AssayRun, ctx: ProfileContext): RecordHandler
       }
       if (!call) return 'ignored';
       run.callerCalls++;
+      if (call.rpcKey !== null) {
+        if (run.callerIds.has(call.rpcKey)) run.callerIdsReused++;
+        else if (run.callerIds.size < run.window) run.callerIds.add(call.rpcKey);
+        else run.callerIdsFull = true;
+      }
       if (!run.decisionEval) return 'ignored';
       const ev = makeEvent(
         DECISION_CHANNEL,
@@ -56,6 +87,8 @@ export function callerHandler(run: AssayRun, ctx: ProfileContext): RecordHandler
           attrs: { tool: call.tool, kind: 'tools/call' },
           loc,
           orphanNote: NOTE_NO_DECISION_RECORD,
+          // Order across files is no evidence: a pair without an id is at most `ambiguous` then.
+          ...(call.corrId === null && run.decisionAcrossFiles ? { maxConfidence: 'ambiguous' as const } : {}),
         },
         ctx,
       );
@@ -70,9 +103,11 @@ export function callerHandler(run: AssayRun, ctx: ProfileContext): RecordHandler
 
 export function upstreamHandler(run: AssayRun, ctx: ProfileContext): RecordHandler {
   return {
+    unread: unreadLine(run),
     record(value: unknown, loc: Loc): RecordOutcome {
-      const obj = asObject(value);
-      if (!obj) return 'unclaimed';
+      const pre = preRead(run, value, loc, 'upstream');
+      if (pre !== null) return pre;
+      const obj = value as Record<string, unknown>;
       const call = readCall(run, obj, loc, 'delivery', ctx);
       if (call === 'establish') {
         run.establishSkipped++;
@@ -96,6 +131,7 @@ export function upstreamHandler(run: AssayRun, ctx: ProfileContext): RecordHandl
             caller: UPSTREAM_LOG,
             attrs: { tool: call.tool, kind: 'tools/call' },
             loc,
+            ...(key === null && run.deliveryAcrossFiles ? { maxConfidence: 'ambiguous' as const } : {}),
           },
           ctx,
         ),
@@ -106,7 +142,10 @@ export function upstreamHandler(run: AssayRun, ctx: ProfileContext): RecordHandl
         // has none (with the caller log, where a deny without a key is a call no id identifies).
         // Judged at the end, when every arrival has been seen (delivery.ts judgeSuspects).
         const suspect = key !== null ? run.denyKeys.has(key) : run.decisionEval && run.uncheckedDenies.size > 0;
-        if (suspect && run.suspects.length < run.window) run.suspects.push({ loc, key, tool: call.tool ?? '' });
+        if (suspect) {
+          if (run.suspects.length < run.window) run.suspects.push({ loc, key, tool: call.tool ?? '' });
+          else run.unverify('window', loc, { window: 'suspects', bound: run.window });
+        }
       }
       return 'used';
     },

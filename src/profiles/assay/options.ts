@@ -6,8 +6,15 @@ export const DEFAULT_CORRELATION_KEY = 'assay.correlation_id';
 export const RESERVED_ID_PREFIX = 'assay-establish-';
 /** One run per invocation (decision files carry no run delimiter). */
 export const RUN_SCOPE = 'run';
-/** Bounded windows: deny-record keys and seen correlation ids. */
+/**
+ * The bound of each assay window (deny-record keys, deny records without a key, suspects, seen
+ * correlation ids, caller JSON-RPC ids): by default the run's --max-open-calls (analyze() passes
+ * it), else this. A window never forgets; past its bound the audit is DELIVERY_UNVERIFIED
+ * (docs/design.md, "Bounds").
+ */
 export const DEFAULT_WINDOW = 100_000;
+/** Locations a DELIVERY_UNVERIFIED finding lists (its `count` has them all). */
+export const MAX_UNVERIFIED_LOCATIONS = 5;
 /** Distinct tool names counted by name; the rest are counted in `toolsOmitted`. */
 export const MAX_TOOLS = 10_000;
 /** Schema strings are capture strings: kept bounded in findings. */
@@ -23,8 +30,14 @@ export interface AssayOptions {
   roles?: { capture?: boolean; caller?: boolean; upstream?: boolean };
   /** The `_meta` key holding the correlation id on JSON-RPC requests. */
   correlationKey?: string;
-  /** Size of the bounded windows (deny keys, seen correlation ids). */
+  /** Size of the bounded windows (deny keys, deny records without a key, suspects, seen ids). */
   window?: number;
+  /** Files per input role (set by analyze()): pairing by order across files is no evidence. */
+  roleFiles?: { capture?: number; caller?: number; upstream?: number };
+  /** Caller/upstream logs holding no JSON-RPC message (set by analyze()): that side is missing. */
+  unusableLogs?: ReadonlyArray<{ role: string; path: string }>;
+  /** The engine's open-call bound (--max-open-calls), named when a call is evicted. */
+  maxOpenCalls?: number;
 }
 
 

@@ -3,19 +3,33 @@
  * handlers keep. Nothing is module-level: two runs never share state.
  */
 import type { Loc } from '../../model.js';
+import type { FindingDataMap, UnverifiedCause } from '../../report/findings.js';
 import type { IdKey } from '../event.js';
-import { type AssayOptions, DEFAULT_CORRELATION_KEY, DEFAULT_WINDOW, type DenyEntry, MAX_TOOLS, type Suspect } from './options.js';
-import { bump } from './windows.js';
+import { type AssayOptions, DEFAULT_CORRELATION_KEY, DEFAULT_WINDOW, type DenyEntry, MAX_TOOLS, MAX_UNVERIFIED_LOCATIONS, type Suspect } from './options.js';
+import { bump, TakeLists } from './windows.js';
+
+/** One DELIVERY_UNVERIFIED finding in the making: its data and the first locations. */
+export interface UnverifiedEntry {
+  data: FindingDataMap['DELIVERY_UNVERIFIED'];
+  locations: Loc[];
+}
 
 export class AssayRun {
   readonly roles: NonNullable<AssayOptions['roles']>;
   /** `decision` is evaluated with a caller log, `delivery` with an upstream log. */
   readonly decisionEval: boolean;
   readonly deliveryEval: boolean;
+  /** An upstream log was given (read or not): the delivery audit was asked for. */
+  readonly auditAsked: boolean;
   /** The `_meta` key of the correlation id, and the field name findings give it. */
   readonly key: string;
   readonly keyField: string;
   readonly window: number;
+  readonly maxOpenCalls: number | null;
+  /** Pairing by order on `decision` / `delivery` crosses files: no pair without an id is surer than `ambiguous`. */
+  readonly decisionAcrossFiles: boolean;
+  readonly deliveryAcrossFiles: boolean;
+  readonly unusableLogs: ReadonlyArray<{ role: string; path: string }>;
 
   // Validation and counts.
   records = 0;
@@ -29,19 +43,26 @@ export class AssayRun {
   readonly byTool = new Map<string, number>();
   toolsOmitted = 0;
   readonly corr = { present: 0, absent: 0, invalid: 0, duplicated: 0 };
-  readonly seenCorr = new Map<string, true>();
+  /** Correlation ids seen (for `duplicated`); full at `window`: the count is then unknown. */
+  readonly seenCorr = new Set<string>();
+  seenCorrFull = false;
   recordsWithoutId = 0;
   // JSON-RPC.
   callerCalls = 0;
   upstreamCalls = 0;
   establishSkipped = 0;
+  /** `initialize` requests per log: more than one is several runs in one file set. */
+  readonly handshakes = { caller: 0, upstream: 0 };
+  /** Caller JSON-RPC ids seen, and how many calls reused one (several runs, or a caller bug). */
+  readonly callerIds = new Set<string>();
+  callerIdsFull = false;
+  callerIdsReused = 0;
   /** Chaining: caller request (by its Loc object) → the key its forwarded line would arrive with. */
   readonly chain = new WeakMap<Loc, IdKey>();
   // Delivery audit.
   readonly denyKeys = new Map<string, DenyEntry>();
   /** Deny records no key recognises, by sanitised tool name (bounded by `window` in all). */
-  readonly uncheckedDenies = new Map<string, DenyEntry[]>();
-  uncheckedRemembered = 0;
+  readonly uncheckedDenies: TakeLists<DenyEntry>;
   /** Paired arrivals a deny record could explain, judged at the end (bounded by `window`). */
   readonly suspects: Suspect[] = [];
   allowRecords = 0;
@@ -51,20 +72,47 @@ export class AssayRun {
   denyUnchecked = 0;
   deniedArrivals = 0;
   unrecordedArrivals = 0;
+  /** Why the delivery audit is unverified, in the order first met (one finding each). */
+  readonly unverified = new Map<string, UnverifiedEntry>();
 
   constructor(opts: AssayOptions) {
     this.roles = opts.roles ?? {};
     const hasCapture = this.roles.capture ?? true;
     this.decisionEval = hasCapture && this.roles.caller === true;
     this.deliveryEval = hasCapture && this.roles.upstream === true;
+    this.unusableLogs = opts.unusableLogs ?? [];
+    this.auditAsked = hasCapture && (this.roles.upstream === true || this.unusableLogs.some((u) => u.role === 'upstream'));
     this.key = typeof opts.correlationKey === 'string' && opts.correlationKey !== '' ? opts.correlationKey : DEFAULT_CORRELATION_KEY;
     this.keyField = `params._meta[${JSON.stringify(this.key)}]`;
     this.window = typeof opts.window === 'number' && opts.window > 0 ? opts.window : DEFAULT_WINDOW;
+    this.maxOpenCalls = typeof opts.maxOpenCalls === 'number' ? opts.maxOpenCalls : null;
+    const files = opts.roleFiles ?? {};
+    const capture = files.capture ?? 0;
+    this.decisionAcrossFiles = capture > 1 || (files.caller ?? 0) > 1;
+    this.deliveryAcrossFiles = capture > 1 || (files.upstream ?? 0) > 1;
+    this.uncheckedDenies = new TakeLists<DenyEntry>(this.window, (e) => e.arrived);
   }
 
   countTool(tool: string | null): void {
     if (tool === null) return;
     if (this.byTool.has(tool) || this.byTool.size < MAX_TOOLS) bump(this.byTool, tool);
     else this.toolsOmitted++;
+  }
+
+  /** A reason the delivery audit cannot be exact; entries of one cause, path, reason and window are counted together. */
+  unverify(cause: UnverifiedCause, loc: Loc | null, extra: Omit<FindingDataMap['DELIVERY_UNVERIFIED'], 'cause' | 'count'> = {}): void {
+    const k = JSON.stringify([cause, extra.path ?? null, extra.reason ?? null, extra.window ?? null]);
+    let e = this.unverified.get(k);
+    if (!e) {
+      e = { data: { cause, count: 0, ...extra }, locations: [] };
+      this.unverified.set(k, e);
+    }
+    e.data.count++;
+    if (loc && e.locations.length < MAX_UNVERIFIED_LOCATIONS) e.locations.push(loc);
+  }
+
+  /** Is this the several runs of one file set? (Repeated handshakes, reused caller ids.) */
+  severalRuns(): boolean {
+    return this.handshakes.caller > 1 || this.handshakes.upstream > 1 || this.callerIdsReused > 0;
   }
 }

@@ -8,8 +8,10 @@ export function assayNotes(run: AssayRun): NoteCode[] {
   if (run.records === 0 && run.callerCalls === 0 && run.upstreamCalls === 0) return [];
   const out: NoteCode[] = [];
   if (!run.decisionEval && !run.deliveryEval) out.push('assay-nothing-paired');
-  if (run.deliveryEval && !run.decisionEval && run.recordsWithoutId > 0) out.push('assay-bypass-needs-ids');
+  // A caller log with no tools/call (only the handshake: cut, or another run's) chains nothing.
+  if (run.deliveryEval && (!run.decisionEval || run.callerCalls === 0) && run.recordsWithoutId > 0) out.push('assay-bypass-needs-ids');
   if (run.decisionEval && !run.deliveryEval) out.push('assay-delivery-not-audited');
+  if (run.severalRuns()) out.push('assay-several-runs');
   return out;
 }
 
@@ -34,7 +36,9 @@ export function assaySummary(run: AssayRun): AssaySummary | undefined {
     byReason: reasons,
     byTool: tools,
     toolsOmitted: run.toolsOmitted,
-    correlationIds: { ...run.corr },
+    // Unknown once more distinct ids were seen than the window holds (no number is made up).
+    correlationIds: { ...run.corr, duplicated: run.seenCorrFull ? null : run.corr.duplicated },
+    runs: { callerHandshakes: run.handshakes.caller, upstreamHandshakes: run.handshakes.upstream, callerIdsReused: run.callerIdsFull ? null : run.callerIdsReused },
     calls: { caller: run.roles.caller ? run.callerCalls : null, upstream: run.roles.upstream ? run.upstreamCalls : null, establishSkipped: run.establishSkipped },
     delivery: run.deliveryEval
       ? {

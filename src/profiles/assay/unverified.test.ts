@@ -1,0 +1,264 @@
+/**
+ * The delivery audit is exact, or fails closed (docs/assay.md, "Exact, or fail closed"): every
+ * shortcut — a bound, an unread line, a missing side, an order assumption — that could hide a
+ * denied call that reached the upstream makes the verdict DELIVERY_UNVERIFIED (error), so the
+ * default gate never passes on it.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyze, type AnalyzeOptions } from '../../analyze.js';
+import type { PairRecord } from '../../model.js';
+import type { AssaySummary } from '../../report/assay.js';
+import { ledgerViolations, type Report } from '../../report/report.js';
+import { naturalOrder } from '../../input/sources.js';
+import { ROOT, tmpDir } from '../../../test/helpers.js';
+
+const contract = readFileSync(path.join(ROOT, 'fixtures/assay/contract.v0.ndjson'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as Record<string, unknown>);
+const ALLOW = contract.find((r) => r.decision === 'allow')!;
+const DENY = contract.find((r) => r.reason === 'no_declared_allowance')!;
+/** A decision record of the producer's shape, about `tool`, optionally with a correlation id. */
+const rec = (base: Record<string, unknown>, tool: string, corr?: string) => {
+  const o: Record<string, unknown> = { ...base, tool: { ...(base.tool as object), name: tool } };
+  delete o.correlation_id;
+  if (corr !== undefined) o.correlation_id = corr;
+  return o;
+};
+const allow = (tool: string, corr?: string) => rec(ALLOW, tool, corr);
+const deny = (tool: string, corr?: string) => rec(DENY, tool, corr);
+/** A `tools/call` line (`id` as raw JSON text, so invalid ids can be written). */
+const call = (id: string | number, tool: string, corr?: string) =>
+  `{"jsonrpc":"2.0","id":${typeof id === 'number' ? id : id},"method":"tools/call","params":{"name":${JSON.stringify(tool)},"arguments":{}${corr !== undefined ? `,"_meta":{"assay.correlation_id":${JSON.stringify(corr)}}` : ''}}}`;
+const INIT = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"driver","version":"1"}}}';
+const INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
+
+function write(rows: Array<object | string>, name: string, dir = tmpDir()): string {
+  const p = path.join(dir, name);
+  writeFileSync(p, rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n');
+  return p;
+}
+
+async function audit(
+  decisions: Array<object | string> | string[],
+  caller: Array<object | string> | null,
+  upstream: Array<object | string>,
+  opts: Partial<AnalyzeOptions> = {},
+): Promise<{ r: Report; a: AssaySummary; pairs: PairRecord[] }> {
+  const dir = tmpDir();
+  const pairs: PairRecord[] = [];
+  const r = await analyze({
+    profile: 'assay',
+    inputs: [write(decisions, 'd.ndjson', dir)],
+    ...(caller ? { caller: [write(caller, 'c.jsonl', dir)] } : {}),
+    upstream: [write(upstream, 'u.jsonl', dir)],
+    onPair: (p) => pairs.push(p),
+    ...opts,
+  });
+  expect(ledgerViolations(r)).toEqual([]);
+  return { r, a: r.records.assay as AssaySummary, pairs };
+}
+
+const unverified = (r: Report) => r.findings.filter((f) => f.code === 'DELIVERY_UNVERIFIED');
+const causes = (r: Report) => unverified(r).map((f) => (f.data as { cause: string }).cause);
+const base = (l: { path: string; line: number }) => `${path.basename(l.path)}:${l.line}`;
+
+function failsClosed(r: Report, cause: string): void {
+  expect(causes(r)).toContain(cause);
+  for (const f of unverified(r)) expect(f.severity).toBe('error');
+  expect(r.gate.passed).toBe(false);
+}
+
+describe('a bound reached makes the audit unverified, never a silent pass', () => {
+  it('an evicted caller call (more open calls than --max-open-calls, no ids): DELIVERY_UNVERIFIED evicted, the gate fails', async () => {
+    // Eleven calls of one tool, the last denied and delivered, the first allowed and not delivered.
+    // With room for ten open calls the first is evicted, every decision pairs with the next call,
+    // and the denied arrival would pair with the allow of call 10.
+    const n = 11;
+    const decisions = [...Array.from({ length: n - 1 }, () => allow('t')), deny('t')];
+    const caller = Array.from({ length: n }, (_, i) => call(i + 1, 't'));
+    const upstream = Array.from({ length: n - 1 }, (_, i) => call(i + 2, 't'));
+    const { r } = await audit(decisions, caller, upstream, { maxOpenCalls: n - 1 });
+    failsClosed(r, 'evicted');
+    const f = unverified(r).find((x) => (x.data as { cause: string }).cause === 'evicted')!;
+    expect(f.data).toMatchObject({ window: 'decision', bound: n - 1, count: 1 });
+    expect(f.locations.map(base)).toEqual(['c.jsonl:1']);
+  });
+
+  it('the deny-key window: an id reused by an allow and a deny is never forgotten; past the bound the audit is unverified', async () => {
+    // c1 is allowed and denied; six more denies fill a window of five; one arrival under c1.
+    const decisions = [allow('t', 'c1'), deny('t', 'c1'), ...Array.from({ length: 6 }, (_, i) => deny('t', `x${i}`))];
+    const { r } = await audit(decisions, null, [call(1, 't', 'c1')], { profileOptions: { window: 5 } });
+    const dbd = r.findings.filter((f) => f.code === 'DENIED_BUT_DELIVERED');
+    expect(dbd).toHaveLength(1);
+    expect(dbd[0]!.data).toMatchObject({ id: 'c1', ambiguous: true });
+    failsClosed(r, 'window');
+    expect(unverified(r)[0]!.data).toMatchObject({ cause: 'window', window: 'deny-keys', bound: 5, count: 2 });
+  });
+
+  it('the suspect list: an ambiguous denied delivery past its bound is never left unjudged silently', async () => {
+    // Ids that cannot tell calls apart (1.5 is no JSON-RPC id): a deny of A, three allowed B calls
+    // (harmless suspects), then the allowed A call; the arrivals B, B, B, A fill a window of three.
+    const decisions = [deny('A'), allow('B'), allow('B'), allow('B'), allow('A')];
+    const caller = [call('1.5', 'A'), call('1.5', 'B'), call('1.5', 'B'), call('1.5', 'B'), call('1.5', 'A')];
+    const upstream = [call('1.5', 'B'), call('1.5', 'B'), call('1.5', 'B'), call('1.5', 'A')];
+    const { r } = await audit(decisions, caller, upstream, { profileOptions: { window: 3 } });
+    failsClosed(r, 'window');
+    expect(unverified(r).find((f) => (f.data as { window?: string }).window === 'suspects')!.locations.map(base)).toEqual(['u.jsonl:4']);
+  });
+});
+
+describe('an arrival line not read makes the audit unverified', () => {
+  it('a denied call’s upstream line over --max-line-bytes: DELIVERY_UNVERIFIED unread-line (oversized) at that line', async () => {
+    const big = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"pad":"${'x'.repeat(8192)}"},"_meta":{"assay.correlation_id":"c1"}}}`;
+    const { r } = await audit([deny('t', 'c1')], null, [INIT, big], { maxLineBytes: 4096 });
+    expect(r.findingCounts.OVERSIZED_LINE).toBe(1);
+    failsClosed(r, 'unread-line');
+    expect(unverified(r)[0]!).toMatchObject({ data: { reason: 'oversized', count: 1 } });
+    expect(unverified(r)[0]!.locations.map(base)).toEqual(['u.jsonl:2']);
+  });
+
+  it('a JSON-RPC batch on line 2 of the upstream log: DELIVERY_UNVERIFIED unread-line (batch)', async () => {
+    const { r } = await audit([deny('t', 'c1')], null, [INIT, `[${call(1, 't', 'c1')}]`]);
+    failsClosed(r, 'unread-line');
+    expect(unverified(r)[0]!).toMatchObject({ data: { reason: 'batch' } });
+    expect(unverified(r)[0]!.locations.map(base)).toEqual(['u.jsonl:2']);
+  });
+
+  it('a malformed upstream line: DELIVERY_UNVERIFIED unread-line (invalid-json)', async () => {
+    const { r } = await audit([deny('t', 'c1')], null, [INIT, '{"jsonrpc":"2.0","id":1,"method":"tools/call",']);
+    failsClosed(r, 'unread-line');
+  });
+
+  it('a batch of only tools/list is no delivery: nothing unverified', async () => {
+    const { r } = await audit([allow('t', 'c1')], null, [INIT, '[{"jsonrpc":"2.0","id":5,"method":"tools/list"}]', call(1, 't', 'c1')]);
+    expect(causes(r)).toEqual([]);
+    expect(r.gate.passed).toBe(true);
+  });
+});
+
+describe('a side missing or empty makes the audit unverified', () => {
+  it('a caller log holding only the handshake: the bypass-needs-ids note and DELIVERY_UNVERIFIED caller-log-empty', async () => {
+    // No correlation ids; the denied call (JSON-RPC id 2) is the only arrival.
+    const { r } = await audit([allow('t'), deny('t')], [INIT, INITIALIZED], [INIT, call(2, 't')]);
+    expect(r.notes.some((n) => n.includes('bypass detection needs ids or the caller log'))).toBe(true);
+    failsClosed(r, 'caller-log-empty');
+  });
+
+  it('no caller log and a deny record without a correlation id: DELIVERY_UNVERIFIED deny-without-id', async () => {
+    const { r } = await audit([allow('t'), deny('t')], null, [call(2, 't')]);
+    failsClosed(r, 'deny-without-id');
+  });
+
+  it('a deny record without an id that no caller call pairs with: DELIVERY_UNVERIFIED deny-not-in-caller-log', async () => {
+    const { r } = await audit([allow('t'), deny('u')], [call(1, 't')], [call(1, 't')]);
+    failsClosed(r, 'deny-not-in-caller-log');
+  });
+
+  it('a methods-only upstream log: UNMATCHED_INPUT and DELIVERY_UNVERIFIED no-json-rpc, the gate fails', async () => {
+    const dir = tmpDir();
+    const u = path.join(dir, 'upstream.log');
+    writeFileSync(u, 'tools/call t\n');
+    const r = await analyze({ profile: 'assay', inputs: [write([deny('t', 'c1')], 'd.ndjson', dir)], upstream: [u] });
+    expect(r.findingCounts.UNMATCHED_INPUT).toBe(1);
+    failsClosed(r, 'no-json-rpc');
+  });
+
+  it('an empty --upstream directory, or one holding the log as upstream.log, is a usage error (exit 2 in the CLI)', async () => {
+    const d = write([deny('t', 'c1')], 'd.ndjson');
+    const empty = path.join(tmpDir(), 'up');
+    mkdirSync(empty);
+    await expect(analyze({ profile: 'assay', inputs: [d], upstream: [empty] })).rejects.toThrow(/--upstream ".*up": no log in it/);
+    const named = path.join(tmpDir(), 'up');
+    mkdirSync(named);
+    writeFileSync(path.join(named, 'upstream.log'), `${call(1, 't', 'c1')}\n`);
+    await expect(analyze({ profile: 'assay', inputs: [d], upstream: [named] })).rejects.toThrow(/no log in it.*upstream\.log/);
+  });
+
+  it('with ids on every record, complete logs pass: nothing is unverified', async () => {
+    const { r } = await audit([allow('t', 'c1'), deny('t', 'c2')], [INIT, call(1, 't', 'c1'), call(2, 't', 'c2')], [INIT, call(1, 't', 'c1')]);
+    expect(causes(r)).toEqual([]);
+    expect(r.gate.passed).toBe(true);
+  });
+});
+
+describe('order without ids is never unambiguous across files', () => {
+  it('directories are walked in natural order: run-9 before run-10', () => {
+    const names = ['run-10.ndjson', 'run-9.ndjson', 'run-09.ndjson', 'run-1.ndjson', 'a.ndjson', 'run-100.ndjson'];
+    expect([...names].sort((a, b) => naturalOrder(Buffer.from(a), Buffer.from(b)))).toEqual([
+      'a.ndjson',
+      'run-1.ndjson',
+      'run-09.ndjson',
+      'run-9.ndjson',
+      'run-10.ndjson',
+      'run-100.ndjson',
+    ]);
+  });
+
+  it('no ids, the allow in run-9 and the deny in run-10: paired in natural order, labelled ambiguous, and the audit is unverified', async () => {
+    const dir = tmpDir();
+    const decisions = path.join(dir, 'decisions');
+    mkdirSync(decisions);
+    write([allow('t')], 'run-9.ndjson', decisions);
+    write([deny('t')], 'run-10.ndjson', decisions);
+    const pairs: PairRecord[] = [];
+    const r = await analyze({
+      profile: 'assay',
+      inputs: [decisions],
+      caller: [write([call(1, 't'), call(2, 't')], 'c.jsonl', dir)],
+      upstream: [write([call(2, 't')], 'u.jsonl', dir)],
+      onPair: (p) => pairs.push(p),
+    });
+    expect(r.inputs.map((i) => path.basename(i.path))).toEqual(['c.jsonl', 'run-9.ndjson', 'run-10.ndjson', 'u.jsonl']);
+    const decision = pairs.filter((p) => p.channel === 'decision');
+    expect(decision.map((p) => [base(p.request.loc), base(p.terminal.loc), p.confidence])).toEqual([
+      ['c.jsonl:1', 'run-9.ndjson:1', 'ambiguous'],
+      ['c.jsonl:2', 'run-10.ndjson:1', 'ambiguous'],
+    ]);
+    expect(r.findingCounts.DENIED_BUT_DELIVERED).toBe(1);
+    failsClosed(r, 'ambiguous-pairing');
+  });
+});
+
+describe('several runs in one file set are detected', () => {
+  it('five runs concatenated: the ambiguous DENIED_BUT_DELIVERED names the repeated handshakes and reused ids, and a note says so', async () => {
+    // Each run: initialize, one tools/call with JSON-RPC id 9; runs 1-4 allowed, run 5 denied.
+    const caller: string[] = [];
+    const upstream: string[] = [];
+    const decisions: object[] = [];
+    for (let k = 1; k <= 5; k++) {
+      caller.push(INIT, call(9, 't'));
+      upstream.push(INIT);
+      if (k < 5) upstream.push(call(9, 't'));
+      decisions.push(k < 5 ? allow('t') : deny('t'));
+    }
+    const { r, a } = await audit(decisions, caller, upstream);
+    const dbd = r.findings.filter((f) => f.code === 'DENIED_BUT_DELIVERED');
+    expect(dbd).toHaveLength(1);
+    expect(dbd[0]!.data).toMatchObject({ ambiguous: true, runs: { callerHandshakes: 5, upstreamHandshakes: 5, callerIdsReused: 4 } });
+    expect(dbd[0]!.message).toContain('several runs');
+    expect(a.runs).toEqual({ callerHandshakes: 5, upstreamHandshakes: 5, callerIdsReused: 4 });
+    expect(r.notes.some((n) => n.startsWith('assay: the files look like several runs'))).toBe(true);
+    expect(r.gate.passed).toBe(false);
+  });
+
+  it('one run: no several-runs hint', async () => {
+    const { r, a } = await audit([allow('t')], [INIT, call(1, 't')], [INIT, call(1, 't')]);
+    expect(a.runs).toEqual({ callerHandshakes: 1, upstreamHandshakes: 1, callerIdsReused: 0 });
+    expect(r.notes.some((n) => n.includes('several runs'))).toBe(false);
+  });
+});
+
+describe('the opt-out is explicit', () => {
+  it('allowUnverified: the finding stays, the error-findings check does not count it, and the run and gate say so', async () => {
+    const { r } = await audit([allow('t'), deny('t')], null, [call(1, 't')], { gate: { allowUnverified: true } });
+    expect(r.findingCounts.DELIVERY_UNVERIFIED).toBeGreaterThan(0);
+    expect(r.run.gate.allowUnverified).toBe(true);
+    expect(r.gate.allowUnverified).toBe(true);
+    const errors = r.gate.checks.find((c) => c.name === 'error-findings')!;
+    expect(errors.codes).not.toContain('DELIVERY_UNVERIFIED');
+    expect(r.gate.passed).toBe(true);
+  });
+});

@@ -369,6 +369,8 @@ export class PairingEngine {
 
     let latencyMs: number | null = null;
     if (req.time !== null && ev.time !== null) latencyMs = ev.time - req.time;
+    // A whole-call record that states its duration but no start (a custom profile's `duration`).
+    else if (method === 'record' && ev.attrs.durationMs !== undefined && ev.attrs.durationMs !== null) latencyMs = ev.attrs.durationMs;
 
     const pair: PairRecord = {
       channel: ch.spec.name,

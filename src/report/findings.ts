@@ -32,6 +32,8 @@ export const FINDING_CODES = {
   SCOPES_FOLDED: 'note',
   /** `callpair merge` only; appended so the SARIF rule indices of the other codes stay put. */
   SPLIT_SCOPE: 'error',
+  /** Custom profiles: a time present in a record that the profile field could not read. */
+  UNREADABLE_TIME: 'warning',
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;
@@ -72,6 +74,8 @@ export interface FindingDataMap {
   SCOPES_FOLDED: { folded: number; held: number; limit: number };
   /** A capture number outside its range (docs/design.md §2), treated as unknown; `value` is the number's text, null when it is not finite (1e999). */
   OUT_OF_RANGE: { field: string; value: string | null; min: number; max: number };
+  /** A time a custom profile's field (`time`, `start`, `roles[1].time`, `duration`) could not read; names the profile field, never a key path. */
+  UNREADABLE_TIME: { field: string };
   /**
    * `unusable`: valid JSON that no profile could handle (counted as an ignored record);
    * `duplicate-key` (`--validate-all`): valid JSON holding a key the reader classifies by twice at

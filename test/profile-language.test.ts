@@ -4,11 +4,13 @@
  * that expect no outcome, halves in either order, key spaces, composite and alternative times,
  * text durations, failed statuses as numbers and booleans.
  */
+import { copyFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../src/analyze.js';
 import type { PairRecord } from '../src/model.js';
 import { ledgerViolations } from '../src/report/report.js';
-import { fixture, runCli } from './helpers.js';
+import { fixture, runCli, tmpDir } from './helpers.js';
 
 const lang = (name: string) => fixture(`custom/lang/${name}`);
 
@@ -130,5 +132,25 @@ describe('times', () => {
     const pairs: PairRecord[] = [];
     await analyze({ inputs: [lang('notifications.jsonl')], profile: lang('notifications.json'), onPair: (p) => pairs.push(p) });
     expect(pairs.map((p) => Math.round(p.latencyMs!))).toEqual([100, 50]);
+  });
+});
+
+describe('inputs recognised by content', () => {
+  it('a .har file is read as the JSON document it is, not as JSONL', async () => {
+    const dir = tmpDir();
+    const har = path.join(dir, 'export.har');
+    copyFileSync(fixture('real/har/har-fulfill.har.json'), har);
+    const r = await analyze({ inputs: [har], profile: fixture('real/profiles/har-entries.json') });
+    expect(r.inputs[0]).toMatchObject({ format: 'json', malformed: 0 });
+    expect(r.channels[0]!.pairs.byMethod.record).toBe(3);
+    expect(r.findings.filter((f) => f.code === 'NO_CALL_EVENTS' || f.code === 'MALFORMED_LINE')).toEqual([]);
+  });
+});
+
+describe('what the table says about order', () => {
+  it('"ordered: sides read file after file" is not said of an ordered channel read from one file', async () => {
+    const r = await runCli(['analyze', '--profile', lang('ordered.json'), lang('ordered.jsonl')]);
+    expect(r.stdout).not.toContain('file after file');
+    expect(r.stdout).toContain('FIFO is unsafe here');
   });
 });

@@ -106,6 +106,14 @@ describe('halves in either order', () => {
       [5, 5, 'record'],
     ]);
     expect(pairs[2]!.latencyMs).toBe(40);
+    // The SERVER half is stamped 20 ms after its CLIENT half was: clock skew, reported with both
+    // times, never corrected; that latency is counted apart, not in the percentiles.
+    const skew = r.findings.filter((f) => f.code === 'CLOCK_SKEW');
+    expect(skew.map((f) => [f.data, f.locations.map((l) => l.line)])).toEqual([
+      [{ requestTime: Date.parse('2026-09-02T10:00:00.120Z'), terminalTime: Date.parse('2026-09-02T10:00:00.100Z'), skewMs: 20, id: 's1' }, [2, 1]],
+    ]);
+    expect(ch.negativeLatencies).toBe(1);
+    expect(ch.latencyMs).toMatchObject({ count: 2, min: 30, max: 40 });
   });
 
   it('a channel keyed by direction runs its FIFO shadow per direction, not over both', async () => {

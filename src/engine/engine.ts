@@ -396,6 +396,9 @@ export class PairingEngine {
       }
     });
     if (latencyMs !== null && latencyMs >= 0) this.recordGroupLatency(ch, latencyGroup(req, ev), latencyMs, ev.loc);
+    else if (latencyMs !== null && req.time !== null && ev.time !== null)
+      // Reported, never corrected: both times as stated, the latency kept out of the percentiles.
+      this.sink.finding(finding('CLOCK_SKEW', { channel: ch.spec.name, scope: sc.scope, locations: [ev.loc, req.loc] }, { requestTime: req.time, terminalTime: ev.time, skewMs: req.time - ev.time, id: shownId(ev) }));
 
     if (method === 'record') {
       // One record held the whole call: nothing to compare with FIFO, nothing ambiguous.

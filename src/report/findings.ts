@@ -34,6 +34,8 @@ export const FINDING_CODES = {
   SPLIT_SCOPE: 'error',
   /** Custom profiles: a time present in a record that the profile field could not read. */
   UNREADABLE_TIME: 'warning',
+  /** A terminal stamped before its request: the clocks disagree; reported, never corrected. */
+  CLOCK_SKEW: 'note',
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;
@@ -76,6 +78,8 @@ export interface FindingDataMap {
   OUT_OF_RANGE: { field: string; value: string | null; min: number; max: number };
   /** A time a custom profile's field (`time`, `start`, `roles[1].time`, `duration`) could not read; names the profile field, never a key path. */
   UNREADABLE_TIME: { field: string };
+  /** Both times as the records state them (epoch ms); `skewMs`: how far the terminal is before its request. */
+  CLOCK_SKEW: { requestTime: number; terminalTime: number; skewMs: number; id: string | null };
   /**
    * `unusable`: valid JSON that no profile could handle (counted as an ignored record);
    * `duplicate-key` (`--validate-all`): valid JSON holding a key the reader classifies by twice at

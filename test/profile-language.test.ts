@@ -162,3 +162,11 @@ describe('what the table says about order', () => {
     expect(r.stdout).toContain('FIFO is unsafe here');
   });
 });
+
+describe('attempts and calls', () => {
+  it('a profile that declares retries as interims counts logical calls and attempts apart', async () => {
+    const r = await analyze({ inputs: [lang('retries.jsonl')], profile: lang('retries.json') });
+    expect(r.records.retries).toMatchObject({ logicalCalls: 2, attempts: 4 });
+    expect(r.channels[0]).toMatchObject({ requests: 2, interims: 2 });
+  });
+});

@@ -130,11 +130,18 @@ export interface CustomSummary {
   /** `half` rules: calls whose halves were both seen, and halves never answered that stand alone (`alone`). */
   halves?: number;
   oneSided?: number;
+  /** Profiles that declare retries (`interim` rules): logical calls (requests) and attempts (requests + retries) apart. */
+  logicalCalls?: number;
+  attempts?: number;
 }
 
 export function customProfile(spec: CustomProfileSpec): Profile {
   const channel = customChannel(spec);
   const sum: CustomSummary = { records: 0, calls: 0, naiveTimes: 0, unreadableTimes: 0 };
+  if (spec.roles.some((r) => r.role === 'interim')) {
+    sum.logicalCalls = 0;
+    sum.attempts = 0;
+  }
 
   // Halves open now, by scope and id key: the first half seen opens the call, the other closes it.
   // An entry goes when its call closes, so this holds only open calls (never a queue).
@@ -149,6 +156,10 @@ export function customProfile(spec: CustomProfileSpec): Profile {
       attrs.status = r.status;
       attrs.error = r.error;
       attrs.durationMs ??= null;
+    }
+    if (sum.attempts !== undefined && (role === 'request' || role === 'interim')) {
+      sum.attempts++;
+      if (role === 'request') sum.logicalCalls!++;
     }
     const ev = makeEvent(channel, { role, scope: r.scope, id, sig: r.sig, time, caller: r.caller ?? null, attrs, loc }, ctx);
     // How the id is shown when its key is not (a protocol id, a direction-namespaced id).

@@ -170,3 +170,20 @@ describe('attempts and calls', () => {
     expect(r.channels[0]).toMatchObject({ requests: 2, interims: 2 });
   });
 });
+
+describe('hops, reused ids and late terminals', () => {
+  it('a redirect closes one hop and opens the next; a late duplicate terminal is counted, and the id is reused once its call closed', async () => {
+    const pairs: PairRecord[] = [];
+    const r = await analyze({ inputs: [lang('devtools-network.jsonl')], profile: lang('devtools-network.json'), onPair: (p) => pairs.push(p) });
+    const ch = r.channels[0]!;
+    expect(ch).toMatchObject({ requests: 3, terminals: 4, orphanRequests: 0, orphanResponses: 0, duplicateTerminals: 1, duplicateIds: 0 });
+    expect(ch.pairs.byMethod).toEqual({ id: 3, signature: 0, fifo: 0 });
+    expect(r.records['devtools-network']).toMatchObject({ relays: 1 });
+    expect(pairs.map((p) => [p.request.loc.line, p.terminal.loc.line, Math.round(p.latencyMs!)])).toEqual([
+      [1, 2, 40],
+      [2, 4, 60],
+      [6, 7, 50],
+    ]);
+    expect(r.findings.map((f) => [f.code, f.locations[0]!.line])).toEqual([['DUPLICATE_TERMINAL', 5]]);
+  });
+});

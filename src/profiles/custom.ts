@@ -130,6 +130,8 @@ export interface CustomSummary {
   /** `half` rules: calls whose halves were both seen, and halves never answered that stand alone (`alone`). */
   halves?: number;
   oneSided?: number;
+  /** `relay` records: each closed one call and opened the next. */
+  relays?: number;
   /** Profiles that declare retries (`interim` rules): logical calls (requests) and attempts (requests + retries) apart. */
   logicalCalls?: number;
   attempts?: number;
@@ -212,6 +214,11 @@ export function customProfile(spec: CustomProfileSpec): Profile {
             } else if (r.role === 'event') {
               // Expects no outcome: counted as what it is, never a request (so never an orphan).
               sum.events = (sum.events ?? 0) + 1;
+            } else if (r.role === 'relay') {
+              // Closes the open call under its id, then opens the next under the same id.
+              sum.relays = (sum.relays ?? 0) + 1;
+              emit(r, 'terminal', r.time, id, loc, ctx, label);
+              emit(r, 'request', r.time, id, loc, ctx, label);
             } else if (r.role === 'half') {
               const hk = id === null ? null : `${r.scope}\u0000${id}`;
               const first = hk === null ? undefined : openHalves.get(hk);

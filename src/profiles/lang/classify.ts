@@ -11,7 +11,7 @@ import { parseDurationText, parseEpoch, parseTimeAs } from './time.js';
 export type IdResult = { kind: 'none' } | { kind: 'valid'; key: string; label?: string } | { kind: 'invalid'; info: InvalidIdInfo };
 
 export interface ReadRecord {
-  role: 'request' | 'terminal' | 'interim' | 'call' | 'event' | 'half';
+  role: 'request' | 'terminal' | 'interim' | 'call' | 'event' | 'half' | 'relay';
   /** The rule that gave the role (`half` rules: whether an unanswered half is a call of its own). */
   rule: RoleRule;
   id: IdResult;
@@ -232,7 +232,7 @@ export function classify(spec: ProfileSpec, rec: unknown, fileName: string, root
     }
   }
 
-  const isOutcome = role === 'terminal' || role === 'call' || role === 'half';
+  const isOutcome = role === 'terminal' || role === 'call' || role === 'half' || role === 'relay';
   const status = isOutcome && spec.status ? scalar(getPath(rec, spec.status, root)) : null;
   const error = isOutcome && spec.error ? errorValue(getPath(rec, spec.error, root)) : null;
   const sigPaths = rule.signature ?? spec.signature.map((s) => s.path);

@@ -29,10 +29,12 @@ import { append } from '../../arrays.js';
 /**
  * `event`: a record that expects no outcome (a notification, a lifecycle entry): counted in
  * `records.<name>.events`, never a request, never an orphan. `half`: one half of a call whose two
- * halves may come in either order (the first seen opens the call, the other closes it).
+ * halves may come in either order (the first seen opens the call, the other closes it). `relay`:
+ * a record that closes the open call with its id and opens the next under the same id (a DevTools
+ * redirect: the response of one hop and the request of the next).
  */
-export type SpecRole = 'request' | 'terminal' | 'interim' | 'call' | 'ignore' | 'event' | 'half';
-const ROLES: readonly SpecRole[] = ['request', 'terminal', 'interim', 'call', 'ignore', 'event', 'half'];
+export type SpecRole = 'request' | 'terminal' | 'interim' | 'call' | 'ignore' | 'event' | 'half' | 'relay';
+const ROLES: readonly SpecRole[] = ['request', 'terminal', 'interim', 'call', 'ignore', 'event', 'half', 'relay'];
 
 /** A condition on a record (and the file it came from). */
 export type Cond =

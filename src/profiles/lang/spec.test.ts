@@ -103,7 +103,7 @@ describe('profile language', () => {
     const cases: Array<[unknown, string]> = [
       [[], 'profile: (the file): expected a JSON object, got an array'],
       [{ roles: [] }, 'profile: roles: expected a non-empty array of {"role", "when"}, got an array'],
-      [{ roles: [{ role: 'reply' }] }, 'profile: roles[0].role: expected "request", "terminal", "interim", "call", "ignore", "event", "half", got "reply"'],
+      [{ roles: [{ role: 'reply' }] }, 'profile: roles[0].role: expected "request", "terminal", "interim", "call", "ignore", "event", "half", "relay", got "reply"'],
       [{ roles: [{ role: 'request', when: { path: 'type' } }, { role: 'terminal' }] }, 'profile: roles[0].when.equals: expected a string, number or boolean, or a non-empty array of them'],
       [{ ...interceptor, time: { path: 'ts', unit: 'seconds' } }, 'profile: time.unit: expected the epoch unit: one of "s", "ms", "us", "ns", got "seconds"'],
       [{ ...interceptor, idKind: 'int' }, 'profile: idKind: expected "correlation"'],

@@ -11,6 +11,7 @@ import { analyze } from '../src/analyze.js';
 import type { PairRecord } from '../src/model.js';
 import { ledgerViolations } from '../src/report/report.js';
 import { fixture, runCli, tmpDir } from './helpers.js';
+import { sarifValidator } from './sarif-validator.js';
 
 const lang = (name: string) => fixture(`custom/lang/${name}`);
 
@@ -185,5 +186,20 @@ describe('hops, reused ids and late terminals', () => {
       [6, 7, 50],
     ]);
     expect(r.findings.map((f) => [f.code, f.locations[0]!.line])).toEqual([['DUPLICATE_TERMINAL', 5]]);
+  });
+});
+
+describe('the new findings in SARIF', () => {
+  it('CLOCK_SKEW and UNREADABLE_TIME results validate against the SARIF 2.1.0 schema', async () => {
+    const validate = sarifValidator();
+    for (const [p, input, rule] of [
+      ['span-halves.json', 'span-halves.jsonl', 'CLOCK_SKEW'],
+      ['helicone-times.json', 'helicone-times.jsonl', 'UNREADABLE_TIME'],
+    ] as const) {
+      const r = await runCli(['analyze', '--format', 'sarif', '--profile', lang(p), lang(input)]);
+      const sarif = JSON.parse(r.stdout);
+      expect(validate(sarif), JSON.stringify(validate.errors)).toBe(true);
+      expect(sarif.runs[0].results.map((x: { ruleId: string }) => x.ruleId)).toContain(`callpair/${rule}`);
+    }
   });
 });

@@ -81,6 +81,11 @@ describe('scope from outside the records', () => {
       ['alpha', 1000],
       ['beta', 1500],
     ]);
+    // Each record of `calls[]` is at its own line, with its pointer.
+    expect(pairs.map((p) => [p.request.loc.line, p.request.loc.pointer, p.terminal.loc.line, p.terminal.loc.pointer])).toEqual([
+      [4, '/calls/0', 5, '/calls/1'],
+      [4, '/calls/0', 5, '/calls/1'],
+    ]);
   });
 });
 

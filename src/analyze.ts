@@ -414,13 +414,13 @@ async function readOne(
   };
 
   const sink: LineSink = {
-    record(value: unknown, line: number, raw: Buffer | null, digest?: string) {
+    record(value: unknown, line: number, raw: Buffer | null, digest?: string, doc?: Buffer) {
       const loc: Loc = { path, line };
       let outcome: RecordOutcome = 'unclaimed';
       let by = '';
       try {
         for (const { name, h } of handlers) {
-          outcome = h.record(value, loc, raw, digest);
+          outcome = h.record(value, loc, raw, digest, doc);
           if (outcome !== 'unclaimed') {
             by = name;
             break;

@@ -7,6 +7,8 @@
 export interface Loc {
   path: string;
   line: number;
+  /** Where a record found at a custom profile's `records` path sits in the value at that line (RFC 6901). */
+  pointer?: string;
 }
 
 export type Role = 'request' | 'terminal' | 'interim';

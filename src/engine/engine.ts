@@ -369,6 +369,8 @@ export class PairingEngine {
 
     let latencyMs: number | null = null;
     if (req.time !== null && ev.time !== null) latencyMs = ev.time - req.time;
+    // A whole-call record that states its duration but no start (a custom profile's `duration`).
+    else if (method === 'record' && ev.attrs.durationMs !== undefined && ev.attrs.durationMs !== null) latencyMs = ev.attrs.durationMs;
 
     const pair: PairRecord = {
       channel: ch.spec.name,
@@ -394,6 +396,9 @@ export class PairingEngine {
       }
     });
     if (latencyMs !== null && latencyMs >= 0) this.recordGroupLatency(ch, latencyGroup(req, ev), latencyMs, ev.loc);
+    else if (latencyMs !== null && req.time !== null && ev.time !== null)
+      // Reported, never corrected: both times as stated, the latency kept out of the percentiles.
+      this.sink.finding(finding('CLOCK_SKEW', { channel: ch.spec.name, scope: sc.scope, locations: [ev.loc, req.loc] }, { requestTime: req.time, terminalTime: ev.time, skewMs: req.time - ev.time, id: shownId(ev) }));
 
     if (method === 'record') {
       // One record held the whole call: nothing to compare with FIFO, nothing ambiguous.

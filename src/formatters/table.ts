@@ -18,7 +18,8 @@ import { worstScopes } from '../report/worst-scopes.js';
 
 const LIST_LIMIT = 10;
 
-function channelSection(ch: ChannelReport, chalk: ChalkInstance, width: number | undefined): string {
+/** `manyFiles`: the run read more than one input, so an ordered channel's sides may be files read one after the other. */
+function channelSection(ch: ChannelReport, chalk: ChalkInstance, width: number | undefined, manyFiles: boolean): string {
   const out: string[] = [];
   out.push(chalk.bold.underline(`Channel ${safeText(ch.channel)}`) + chalk.dim(`  ${ch.scopeCount} scope(s)${ch.ordered ? ', ordered' : ''}`));
   const t: string[][] = [];
@@ -47,10 +48,11 @@ function channelSection(ch: ChannelReport, chalk: ChalkInstance, width: number |
     [
       'max in flight',
       String(ch.maxInFlight),
-      // Without times an ordered channel's sides are read one file after the other: not concurrency.
+      // Without times an ordered channel's sides are read one file after the other: not concurrency
+      // (said only when there were files to read one after the other).
       fifoMeaningless(ch.meaning)
         ? 'terminal order is arbitrary'
-        : ch.ordered && ch.latencyMs === null
+        : ch.ordered && ch.latencyMs === null && manyFiles
           ? 'ordered: sides read file after file'
           : ch.maxInFlight > 1
             ? 'FIFO is unsafe here'
@@ -106,7 +108,7 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
     out.push(fittedTable(['input', 'profile', 'lines', 'records', 'ignored', 'malformed', 'oversized'], it, chalk, { width, drop: [6, 5, 4, 1] }));
   }
   if (report.channels.length === 0 && Object.keys(report.records).length === 0) out.push(chalk.yellow('No call events found.'));
-  for (const ch of report.channels) out.push('', channelSection(ch, chalk, width));
+  for (const ch of report.channels) out.push('', channelSection(ch, chalk, width, report.inputs.length > 1));
   const assay = assaySection(report, chalk, width);
   if (assay) out.push('', assay);
 

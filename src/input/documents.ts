@@ -325,7 +325,7 @@ export class DocumentReader {
       return;
     }
     this.ledger.parsed++;
-    this.sink.record(value, e.line, null);
+    this.sink.record(value, e.line, null, undefined, bytes);
   }
 
   /**
@@ -371,4 +371,132 @@ export class DocumentReader {
     this.ledger.oversized++;
     this.sink.oversized(e.line, e.size);
   }
+}
+
+/** The path steps `recordLines` follows (the profile path language's segments, lang/path.ts). */
+type Step = { key: string } | { index: number } | { each: true } | { root: true };
+
+/**
+ * Where each value at a `records` path starts inside one document record's bytes: the line offset
+ * (0 for the record's first line) of every value the path reaches, in document order, exactly as
+ * the parsed value's `[]` walk yields them (a repeated key: the last one, as JSON.parse keeps).
+ * `bytes` is valid JSON (it was parsed); the walk is iterative inside each value and recursive only
+ * along the path (at most 64 steps), linear in the bytes.
+ */
+export function recordLines(bytes: Buffer, steps: readonly Step[]): number[] {
+  const out: number[] = [];
+  let pos = 0;
+  let line = 0;
+  const n = bytes.length;
+  const ws = () => {
+    while (pos < n && isWs(bytes[pos]!)) {
+      if (bytes[pos] === NL) line++;
+      pos++;
+    }
+  };
+  const skipString = () => {
+    pos++;
+    while (pos < n) {
+      const c = bytes[pos]!;
+      if (c === BSLASH) pos += 2;
+      else if (c === QUOTE) {
+        pos++;
+        return;
+      } else pos++;
+    }
+  };
+  const skipValue = () => {
+    ws();
+    const c = bytes[pos];
+    if (c === QUOTE) return skipString();
+    if (c !== LBRACE && c !== LBRACK) {
+      while (pos < n && !endsToken(bytes[pos]!)) pos++;
+      return;
+    }
+    let depth = 0;
+    while (pos < n) {
+      const b = bytes[pos]!;
+      if (b === QUOTE) {
+        skipString();
+        continue;
+      }
+      if (b === NL) line++;
+      else if (b === LBRACE || b === LBRACK) depth++;
+      else if (b === RBRACE || b === RBRACK) {
+        depth--;
+        if (depth === 0) {
+          pos++;
+          return;
+        }
+      }
+      pos++;
+    }
+  };
+  /** Each element of the array at `pos` (calls `f` at each element's start); false if not an array. */
+  const elements = (f: (i: number) => void): boolean => {
+    ws();
+    if (bytes[pos] !== LBRACK) return false;
+    pos++;
+    for (let i = 0; ; i++) {
+      ws();
+      if (bytes[pos] === RBRACK || pos >= n) {
+        pos++;
+        return true;
+      }
+      f(i);
+      ws();
+      if (bytes[pos] === COMMA) pos++;
+    }
+  };
+  const walk = (k: number): void => {
+    ws();
+    if (k === steps.length) {
+      out.push(line);
+      skipValue();
+      return;
+    }
+    const s = steps[k]!;
+    if ('key' in s) {
+      if (bytes[pos] !== LBRACE) return skipValue();
+      pos++;
+      let found: { pos: number; line: number } | null = null;
+      for (;;) {
+        ws();
+        if (bytes[pos] === RBRACE || pos >= n) {
+          pos++;
+          break;
+        }
+        const ks = pos;
+        skipString();
+        const key = JSON.parse(bytes.toString('utf8', ks, pos)) as string;
+        ws();
+        pos++; // the colon
+        ws();
+        if (key === s.key) found = { pos, line };
+        skipValue();
+        ws();
+        if (bytes[pos] === COMMA) pos++;
+      }
+      if (found) {
+        const after = { pos, line };
+        pos = found.pos;
+        line = found.line;
+        walk(k + 1);
+        pos = after.pos;
+        line = after.line;
+      }
+      return;
+    }
+    if ('index' in s) {
+      if (!elements((i) => (i === s.index ? walk(k + 1) : skipValue()))) skipValue();
+      return;
+    }
+    if ('each' in s) {
+      if (!elements(() => walk(k + 1))) skipValue();
+      return;
+    }
+    skipValue();
+  };
+  walk(0);
+  return out;
 }

@@ -35,8 +35,9 @@ export interface LineSink {
   /**
    * A parsed record. `raw` is the line's bytes (a view valid only during the call), or null when
    * the bytes were read elsewhere (a worker, `--jobs`); `digest` is then a SHA-256 of those bytes.
+   * `doc`: a JSON document record's bytes (documents.ts), so that records inside it can be located.
    */
-  record(value: unknown, line: number, raw: Buffer | null, digest?: string): void;
+  record(value: unknown, line: number, raw: Buffer | null, digest?: string, doc?: Buffer): void;
   /**
    * A malformed line (counted in the ledger), or with `duplicate-key` (`--validate-all`) a line
    * that parsed but holds a classified key twice: reported, not counted as malformed.

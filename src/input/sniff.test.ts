@@ -3,7 +3,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { tmpDir } from '../../test/helpers.js';
-import { fileContains } from './sniff.js';
+import { fileContains, sniff } from './sniff.js';
 
 describe('fileContains', () => {
   const dir = tmpDir();
@@ -24,5 +24,15 @@ describe('fileContains', () => {
     const empty = path.join(dir, 'c.log');
     writeFileSync(empty, '');
     expect(await fileContains(empty, needle)).toBe(false);
+  });
+});
+
+describe('sniff recognises a JSON document by its content', () => {
+  it('a line holding only `{` opens a document whatever the file is called (a .har)', () => {
+    expect(sniff(Buffer.from('{\n  "log": {"entries": []}\n}\n'), 'capture.har', true)).toEqual({ kind: 'json' });
+    expect(sniff(Buffer.from('\ufeff{  \r\n  "log": {}\n}'), 'export.log', true)).toEqual({ kind: 'json' });
+    // A JSONL record on its first line stays JSONL.
+    expect(sniff(Buffer.from('{"a": 1}\n{"a": 2}\n'), 'capture.har', true)).toEqual({ kind: 'jsonl' });
+    expect(sniff(Buffer.from('{'), 'capture.har', false)).toBeNull();
   });
 });

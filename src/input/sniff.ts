@@ -68,7 +68,15 @@ export function sniff(head: Buffer, name: string, ended: boolean): Sniffed | nul
   if (i >= head.length) return full ? { kind: 'jsonl' } : null;
   const c = head[i];
   const bracket = c === 0x5b;
-  if (!bracket && !(c === 0x7b && /\.json(\.gz)?$/i.test(name))) return { kind: 'jsonl' };
+  if (!bracket && !(c === 0x7b && /\.json(\.gz)?$/i.test(name))) {
+    // Recognised by content, whatever the name (a `.har`, a `.log`): a line holding only `{` opens
+    // a pretty-printed JSON document, never a JSONL record (`{}` on one line is complete).
+    if (c !== 0x7b) return { kind: 'jsonl' };
+    let j = i + 1;
+    while (j < head.length && (head[j] === 0x20 || head[j] === 0x09 || head[j] === 0x0d)) j++;
+    if (j >= head.length) return full ? { kind: 'jsonl' } : null;
+    return head[j] === 0x0a ? { kind: 'json' } : { kind: 'jsonl' };
+  }
   const nl = head.indexOf(0x0a, i);
   if (nl === -1) {
     if (!full) return null;

@@ -20,9 +20,10 @@ import type { Source } from '../input/sources.js';
 import { derivedKey, type IdKey, makeEvent } from './event.js';
 import { type KeepSpec, type KeepTree, unionKeep } from './keep.js';
 import { classify, recordsOf, type ReadRecord } from './lang/classify.js';
+import { recordLines } from '../input/documents.js';
 import { deriveNeedles } from './lang/needles.js';
 import type { Path } from './lang/path.js';
-import { parseProfileSpec, ProfileSpecError, specMarkers, type Cond, type ProfileSpec } from './lang/spec.js';
+import { parseProfileSpec, ProfileSpecError, specMarkers, type Cond, type ProfileSpec, type TimeRule } from './lang/spec.js';
 import { displayArg } from '../formatters/safe.js';
 import { finding } from '../report/findings.js';
 import type { NoteCode } from '../report/notes.js';
@@ -78,10 +79,10 @@ export function customChannel(spec: CustomProfileSpec): ChannelSpec {
   };
 }
 
-/** The keys of a path up to its first array step; what lies beyond is kept whole. */
+/** The keys of a path up to its first array step; what lies beyond is kept whole (a `$.` path: from the top). */
 function pathTree(p: Path): KeepTree {
   const keys: string[] = [];
-  for (const s of p) {
+  for (const s of p[0] && 'root' in p[0] ? p.slice(1) : p) {
     if (!('key' in s)) break;
     keys.push(s.key);
   }
@@ -97,13 +98,23 @@ function condPaths(c: Cond | null, out: Path[]): void {
   else if (c.kind === 'all' || c.kind === 'any') for (const x of c.conds) condPaths(x, out);
 }
 
-/** Every path the profile file names: what `record` reads (with a `records` path: all of it). */
+const timePaths = (t: TimeRule | null | undefined): Path[] => (t ? t.alts.flatMap((a) => a.map((x) => x.path)) : []);
+
+/** Every path the profile file names: what `record` reads (with a `records` path: all of it, and the `$.` paths). */
 export function customKeep(spec: CustomProfileSpec): KeepSpec {
-  if (spec.records !== null) return { tree: pathTree(spec.records.slice(0, 1)) };
   const paths: Path[] = [...spec.signature.map((s) => s.path), ...spec.group];
-  for (const r of spec.roles) condPaths(r.when, paths);
-  for (const p of [spec.scope, spec.id, spec.time?.path, spec.start?.path, spec.end?.path, spec.duration?.path, spec.caller, spec.status, spec.error, spec.direction?.path])
+  for (const r of spec.roles) {
+    condPaths(r.when, paths);
+    paths.push(...(r.id?.parts ?? []), ...timePaths(r.time), ...(r.signature ?? []).filter((x): x is Path => x !== null));
+    if (r.scope?.path) paths.push(r.scope.path);
+  }
+  for (const p of [spec.scope?.path, ...(spec.id?.parts ?? []), ...timePaths(spec.time), ...timePaths(spec.start), ...timePaths(spec.end), spec.duration?.path, spec.caller, spec.status, spec.error, spec.direction?.path])
     if (p) paths.push(p);
+  if (spec.records !== null) {
+    // Inside the records everything is kept; beside them only what `$.` paths name.
+    const rootPaths = paths.filter((p) => p[0] !== undefined && 'root' in p[0]);
+    return unionKeep([{ tree: pathTree(spec.records.slice(0, 1)) }, ...rootPaths.map((p) => ({ tree: pathTree(p) }))]);
+  }
   return unionKeep(paths.map((p) => ({ tree: pathTree(p) })));
 }
 
@@ -114,25 +125,48 @@ export interface CustomSummary {
   naiveTimes: number;
   /** Time fields present that the profile's format could not read (a number without a unit…). */
   unreadableTimes: number;
+  /** Records of `event` rules: they expect no outcome (counted, never requests or orphans). */
+  events?: number;
+  /** `half` rules: calls whose halves were both seen, and halves never answered that stand alone (`alone`). */
+  halves?: number;
+  oneSided?: number;
+  /** `relay` records: each closed one call and opened the next. */
+  relays?: number;
+  /** Profiles that declare retries (`interim` rules): logical calls (requests) and attempts (requests + retries) apart. */
+  logicalCalls?: number;
+  attempts?: number;
 }
 
 export function customProfile(spec: CustomProfileSpec): Profile {
   const channel = customChannel(spec);
   const sum: CustomSummary = { records: 0, calls: 0, naiveTimes: 0, unreadableTimes: 0 };
+  if (spec.roles.some((r) => r.role === 'interim')) {
+    sum.logicalCalls = 0;
+    sum.attempts = 0;
+  }
 
-  function emit(r: ReadRecord, role: Role, time: number | null, id: IdKey | null, loc: Loc, ctx: ProfileContext, label?: string): void {
+  // Halves open now, by scope and id key: the first half seen opens the call, the other closes it.
+  // An entry goes when its call closes, so this holds only open calls (never a queue).
+  const openHalves = new Map<string, { r: ReadRecord; loc: Loc; id: IdKey; label: string | undefined }>();
+
+  function emit(r: ReadRecord, role: Role, time: number | null, id: IdKey | null, loc: Loc, ctx: ProfileContext, label?: string, whole = false): void {
     const attrs: CallAttrs = { kind: r.role === 'call' ? 'record' : role };
+    if (r.durationMs !== null && role === 'terminal') attrs.durationMs = r.durationMs;
     if (spec.group[0]) attrs.provider = r.group[0];
     if (spec.group[1]) attrs.model = r.group[1];
     if (role === 'terminal') {
       attrs.status = r.status;
       attrs.error = r.error;
-      attrs.durationMs = null;
+      attrs.durationMs ??= null;
+    }
+    if (sum.attempts !== undefined && (role === 'request' || role === 'interim')) {
+      sum.attempts++;
+      if (role === 'request') sum.logicalCalls!++;
     }
     const ev = makeEvent(channel, { role, scope: r.scope, id, sig: r.sig, time, caller: r.caller ?? null, attrs, loc }, ctx);
     // How the id is shown when its key is not (a protocol id, a direction-namespaced id).
     if (label !== undefined && label !== id) ev.idLabel = label;
-    if (r.role === 'call') ev.wholeRecord = true;
+    if (r.role === 'call' || (r.role === 'half' && whole)) ev.wholeRecord = true;
     ctx.emit(ev);
   }
 
@@ -147,11 +181,16 @@ export function customProfile(spec: CustomProfileSpec): Profile {
       const fileName = source.file === null ? '-' : path.basename(typeof source.file === 'string' ? source.file : source.path);
       let callSeq = 0;
       return {
-        record(value: unknown, loc: Loc): RecordOutcome {
+        record(value: unknown, lineLoc: Loc, _raw: Buffer | null, _digest?: string, doc?: Buffer): RecordOutcome {
           // A record no rule takes is left to the other profiles in use (`auto,FILE.json`).
           let outcome: RecordOutcome = 'unclaimed';
-          for (const rec of recordsOf(spec, value)) {
-            const r = classify(spec, rec, fileName);
+          // Records inside a JSON document: each at the line where it starts, with its JSON pointer.
+          const lines = spec.records !== null && doc ? recordLines(doc, spec.records) : null;
+          let k = -1;
+          for (const { value: rec, pointer } of recordsOf(spec, value)) {
+            k++;
+            const loc: Loc = spec.records === null ? lineLoc : { path: lineLoc.path, line: lineLoc.line + (lines?.[k] ?? 0), pointer };
+            const r = classify(spec, rec, fileName, value, source.path);
             if (r === 'unclaimed') continue;
             if (r === 'ignored') {
               if (outcome === 'unclaimed') outcome = 'ignored';
@@ -161,6 +200,7 @@ export function customProfile(spec: CustomProfileSpec): Profile {
             sum.records++;
             if (r.naive) sum.naiveTimes++;
             if (r.unreadableTime) sum.unreadableTimes++;
+            for (const field of r.unreadableFields) ctx.finding(finding('UNREADABLE_TIME', { channel: channel.name, scope: r.scope, locations: [loc] }, { field }));
             if (r.id.kind === 'invalid') ctx.finding(finding('INVALID_ID', { channel: channel.name, scope: r.scope, locations: [loc] }, r.id.info));
             const id = r.id.kind === 'valid' ? derivedKey(r.id.key) : null;
             const label = r.id.kind === 'valid' ? r.id.label : undefined;
@@ -171,11 +211,42 @@ export function customProfile(spec: CustomProfileSpec): Profile {
               const key = id ?? derivedKey(`record:${loc.path}:${loc.line}:${++callSeq}`);
               emit(r, 'request', r.time, key, loc, ctx, label);
               emit(r, 'terminal', r.end, key, loc, ctx, label);
+            } else if (r.role === 'event') {
+              // Expects no outcome: counted as what it is, never a request (so never an orphan).
+              sum.events = (sum.events ?? 0) + 1;
+            } else if (r.role === 'relay') {
+              // Closes the open call under its id, then opens the next under the same id.
+              sum.relays = (sum.relays ?? 0) + 1;
+              emit(r, 'terminal', r.time, id, loc, ctx, label);
+              emit(r, 'request', r.time, id, loc, ctx, label);
+            } else if (r.role === 'half') {
+              const hk = id === null ? null : `${r.scope}\u0000${id}`;
+              const first = hk === null ? undefined : openHalves.get(hk);
+              if (first) {
+                openHalves.delete(hk!);
+                sum.halves = (sum.halves ?? 0) + 1;
+                emit(r, 'terminal', r.time, id, loc, ctx, label);
+              } else {
+                // A half that may stand alone opens a whole call: if it is never answered, `finish`
+                // closes it by itself (method `record`), never an orphan.
+                const alone = r.rule.alone === 'call';
+                if (hk !== null) openHalves.set(hk, { r, loc, id: id!, label });
+                emit(r, 'request', r.time, id, loc, ctx, label, alone);
+              }
             } else emit(r, r.role, r.time, id, loc, ctx, label);
           }
           return outcome;
         },
       };
+    },
+    finish(ctx: ProfileContext) {
+      // Halves never answered: those of an `alone` rule are one-sided calls, closed by themselves.
+      for (const { r, loc, id, label } of openHalves.values()) {
+        if (r.rule.alone !== 'call') continue;
+        sum.oneSided = (sum.oneSided ?? 0) + 1;
+        emit(r, 'terminal', r.end, id, loc, ctx, label, true);
+      }
+      openHalves.clear();
     },
     summary: () => (sum.records > 0 ? { ...sum } : undefined),
     notes() {

@@ -153,7 +153,7 @@ export function makeEvent(spec: ChannelSpec, d: EventDraft, sink: FindingSink): 
     attrs,
     // Its own Loc object: the records of one line (a JSON-RPC batch) share a path:line, and trace
     // tells their events apart by identity (src/trace/trace.ts).
-    loc: { path: d.loc.path, line: d.loc.line },
+    loc: d.loc.pointer === undefined ? { path: d.loc.path, line: d.loc.line } : { path: d.loc.path, line: d.loc.line, pointer: d.loc.pointer },
   };
   if (idLabel !== undefined && spec.idKind === 'protocol') ev.idLabel = idLabel;
   if (d.caller === null) ev.callerUnstated = true;

@@ -34,6 +34,10 @@ export const FINDING_CODES = {
   SPLIT_SCOPE: 'error',
   /** Appended so the SARIF rule indices of the other codes stay put. */
   DELIVERY_UNVERIFIED: 'error',
+  /** Custom profiles: a time present in a record that the profile field could not read. */
+  UNREADABLE_TIME: 'warning',
+  /** A terminal stamped before its request: the clocks disagree; reported, never corrected. */
+  CLOCK_SKEW: 'note',
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;
@@ -74,6 +78,10 @@ export interface FindingDataMap {
   SCOPES_FOLDED: { folded: number; held: number; limit: number };
   /** A capture number outside its range (docs/design.md §2), treated as unknown; `value` is the number's text, null when it is not finite (1e999). */
   OUT_OF_RANGE: { field: string; value: string | null; min: number; max: number };
+  /** A time a custom profile's field (`time`, `start`, `roles[1].time`, `duration`) could not read; names the profile field, never a key path. */
+  UNREADABLE_TIME: { field: string };
+  /** Both times as the records state them (epoch ms); `skewMs`: how far the terminal is before its request. */
+  CLOCK_SKEW: { requestTime: number; terminalTime: number; skewMs: number; id: string | null };
   /**
    * `unusable`: valid JSON that no profile could handle (counted as an ignored record);
    * `duplicate-key` (`--validate-all`): valid JSON holding a key the reader classifies by twice at

@@ -51,6 +51,10 @@ export function findingMessage(f: Finding): string {
       return f.data.value === null
         ? `${f.data.field} is too large to represent; treated as unknown`
         : `${f.data.field} ${f.data.value} is outside ${f.data.min}..${f.data.max}; treated as unknown`;
+    case 'CLOCK_SKEW':
+      return `terminal stamped ${f.data.skewMs} ms before its request (request ${new Date(f.data.requestTime).toISOString()}, terminal ${new Date(f.data.terminalTime).toISOString()}): clocks disagree; latency left out of the percentiles, times not corrected`;
+    case 'UNREADABLE_TIME':
+      return `profile field ${f.data.field}: a time present in this record is in none of the formats the field accepts; no time there`;
     case 'MALFORMED_LINE':
       if (f.data.reason === 'unusable') return `record could not be used (${f.data.bytes} bytes), counted as ignored`;
       if (f.data.reason === 'duplicate-key')

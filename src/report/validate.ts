@@ -111,7 +111,8 @@ const codeCounts: Check = (v, w) => {
   }
 };
 
-const loc = obj({ path: str, line: uint });
+/** `pointer`: where a record sits inside the JSON value at that line (RFC 6901), for records found at a `records` path. */
+const loc = obj({ path: str, line: uint }, { pointer: str });
 const severity = oneOf(SEVERITIES);
 const code: Check = (v, w) => {
   if (typeof v !== 'string' || !isFindingCode(v)) bad(w, 'not a known finding code');
@@ -191,6 +192,8 @@ const DATA: Record<FindingCode, Check> = {
   INVALID_ID: obj({ field: str, reason: oneOf(['not-a-string', 'too-long', 'bad-characters', 'not-a-string-or-number', 'not-a-safe-integer', 'empty']), length: uint, sha256: str }),
   SCOPES_FOLDED: obj({ folded: uint, held: uint, limit: uint }),
   OUT_OF_RANGE: obj({ field: str, value: nullable(str), min: finite, max: finite }),
+  UNREADABLE_TIME: obj({ field: str }),
+  CLOCK_SKEW: obj({ requestTime: epochMs, terminalTime: epochMs, skewMs: finite, id: nullable(str) }),
   MALFORMED_LINE: obj({ reason: oneOf(['invalid-json', 'truncated', 'not-an-object', 'unusable', 'duplicate-key']), bytes: uint }),
   OVERSIZED_LINE: obj({ bytes: uint, limit: uint }),
   INPUT_ERROR: obj({ error: str, byteOffset: nullable(uint) }, { path: str }),

@@ -153,6 +153,7 @@ function traceEvent(ev: CallEvent | CallSide): TraceEvent {
 
 /** The cascade step in words (docs/pairing.md): which rule took the request and among how many. */
 function whyText(method: Method, candidates: number, confidence: Confidence, spec: ChannelSpec | undefined): string {
+  if (method === 'record') return 'record: one record holds both sides (a whole call: its start, end and outcome)';
   if (method === 'id') return 'id: the terminal carries the correlation id of an open request (exact)';
   if (method === 'signature')
     return `signature: no open request has its id; the oldest of ${candidates === 1 ? 'the one open request' : `${candidates}+ open requests`} whose signature (${spec?.signatureFields.join(', ') ?? '…'}) agrees (${confidence})`;

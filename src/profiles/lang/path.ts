@@ -13,7 +13,8 @@
  * Only own properties are read (never `constructor`, `__proto__` from the prototype).
  */
 
-export type Segment = { key: string } | { index: number } | { each: true };
+/** `root`: the top of the JSON value the record was found in (a line, a document): `$.sessionId`. */
+export type Segment = { key: string } | { index: number } | { each: true } | { root: true };
 export type Path = readonly Segment[];
 
 /** A profile field that cannot be used: names the field and what was expected. */
@@ -25,6 +26,13 @@ const MAX_SEGMENTS = 64;
 
 function parseString(s: string, field: string): Segment[] {
   const out: Segment[] = [];
+  // `$` alone or `$.` first: the top of the value the records sit in (a key `$` is written `\\$`).
+  if (s === '$' || s.startsWith('$.')) {
+    out.push({ root: true });
+    if (s === '$') return out;
+    s = s.slice(2);
+    if (s === '') throw new PathError(`${field}: an empty key in path "$."`);
+  }
   let key = '';
   let keyStarted = false;
   const bad = (why: string) => new PathError(`${field}: ${why} in path ${JSON.stringify(s.slice(0, 80))}`);
@@ -99,6 +107,7 @@ export function formatPath(p: Path): string {
   for (const seg of p) {
     if ('each' in seg) s += '[]';
     else if ('index' in seg) s += `[${seg.index}]`;
+    else if ('root' in seg) s += '$';
     else s += (s === '' ? '' : '.') + seg.key.replace(/[\\.[\]]/g, (c) => `\\${c}`);
   }
   return s;
@@ -109,22 +118,26 @@ function own(o: unknown, k: string): unknown {
   return Object.prototype.hasOwnProperty.call(o, k) ? (o as Record<string, unknown>)[k] : undefined;
 }
 
-/** The value at a path; with `[]` segments, the first value found. Missing: undefined. */
-export function getPath(v: unknown, p: Path): unknown {
-  for (const x of eachAt(v, p)) return x;
+/**
+ * The value at a path; with `[]` segments, the first value found. Missing: undefined. `root` is
+ * the value the record was found in (`$.` paths read from it; without one, from the record).
+ */
+export function getPath(v: unknown, p: Path, root: unknown = v): unknown {
+  for (const x of eachAt(v, p, 0, root)) return x;
   return undefined;
 }
 
 /** Every value at a path (a path without `[]` gives at most one), in document order. */
-export function* eachAt(v: unknown, p: Path, from = 0): Generator<unknown> {
+export function* eachAt(v: unknown, p: Path, from = 0, root: unknown = v): Generator<unknown> {
   let cur: unknown = v;
   for (let i = from; i < p.length; i++) {
     const seg = p[i]!;
-    if ('key' in seg) cur = own(cur, seg.key);
+    if ('root' in seg) cur = root;
+    else if ('key' in seg) cur = own(cur, seg.key);
     else if ('index' in seg) cur = Array.isArray(cur) ? cur[seg.index] : undefined;
     else {
       if (!Array.isArray(cur)) return;
-      for (const el of cur) yield* eachAt(el, p, i + 1);
+      for (const el of cur) yield* eachAt(el, p, i + 1, root);
       return;
     }
     if (cur === undefined) return;
@@ -141,4 +154,34 @@ export function hasPath(v: unknown, p: Path): boolean {
 export function lastKey(p: Path): string | null {
   const seg = p[p.length - 1];
   return seg && 'key' in seg ? seg.key : null;
+}
+
+/** A record found at a `records` path, with its JSON pointer (RFC 6901) inside the value. */
+export interface Located {
+  value: unknown;
+  pointer: string;
+}
+
+const escapePointer = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Every value at a path with its JSON pointer, in document order (as `eachAt`; `$` is not allowed). */
+export function* eachLocated(v: unknown, p: Path, from = 0, ptr = ''): Generator<Located> {
+  let cur: unknown = v;
+  for (let i = from; i < p.length; i++) {
+    const seg = p[i]!;
+    if ('root' in seg) return;
+    if ('key' in seg) {
+      cur = own(cur, seg.key);
+      ptr += `/${escapePointer(seg.key)}`;
+    } else if ('index' in seg) {
+      cur = Array.isArray(cur) ? cur[seg.index] : undefined;
+      ptr += `/${seg.index}`;
+    } else {
+      if (!Array.isArray(cur)) return;
+      for (let j = 0; j < cur.length; j++) yield* eachLocated(cur[j], p, i + 1, `${ptr}/${j}`);
+      return;
+    }
+    if (cur === undefined) return;
+  }
+  yield { value: cur, pointer: ptr };
 }

@@ -93,7 +93,7 @@ describe('profile language', () => {
     const span = classify(call, { startTimeUnixNano: '1761258024203000000', endTimeUnixNano: '1761258026043000000', status: { code: 2 }, attributes: { 'gen_ai.operation.name': 'chat' } }, 'x') as ReadRecord;
     expect(span).toMatchObject({ role: 'call', status: '2', group: ['chat', null] });
     expect(span.end! - span.time!).toBeCloseTo(1840, 3);
-    expect(parseProfileSpec({ roles: [{ role: 'call' }], start: { path: 't', unit: 'µs' }, duration: { path: 'd', unit: 'ms' } }).start!.format).toEqual({ kind: 'epoch', unit: 'us' });
+    expect(parseProfileSpec({ roles: [{ role: 'call' }], start: { path: 't', unit: 'µs' }, duration: { path: 'd', unit: 'ms' } }).start!.alts[0]![0]!.format).toEqual({ kind: 'epoch', unit: 'us' });
     const withDuration = parseProfileSpec({ roles: [{ role: 'call' }], start: 'startedDateTime', duration: { path: 'time', unit: 'ms' } });
     const har = classify(withDuration, { startedDateTime: '2025-10-23T22:20:24.203+00:00', time: 1840 }, 'x') as ReadRecord;
     expect(har.end! - har.time!).toBe(1840);
@@ -103,7 +103,7 @@ describe('profile language', () => {
     const cases: Array<[unknown, string]> = [
       [[], 'profile: (the file): expected a JSON object, got an array'],
       [{ roles: [] }, 'profile: roles: expected a non-empty array of {"role", "when"}, got an array'],
-      [{ roles: [{ role: 'reply' }] }, 'profile: roles[0].role: expected "request", "terminal", "interim", "call", "ignore", got "reply"'],
+      [{ roles: [{ role: 'reply' }] }, 'profile: roles[0].role: expected "request", "terminal", "interim", "call", "ignore", "event", "half", "relay", got "reply"'],
       [{ roles: [{ role: 'request', when: { path: 'type' } }, { role: 'terminal' }] }, 'profile: roles[0].when.equals: expected a string, number or boolean, or a non-empty array of them'],
       [{ ...interceptor, time: { path: 'ts', unit: 'seconds' } }, 'profile: time.unit: expected the epoch unit: one of "s", "ms", "us", "ns", got "seconds"'],
       [{ ...interceptor, idKind: 'int' }, 'profile: idKind: expected "correlation"'],

@@ -26,8 +26,15 @@ import { EPOCH_UNITS, type EpochUnit, type TimeFormat } from './time.js';
 import { lastKey, parsePath, PathError, type Path } from './path.js';
 import { append } from '../../arrays.js';
 
-export type SpecRole = 'request' | 'terminal' | 'interim' | 'call' | 'ignore';
-const ROLES: readonly SpecRole[] = ['request', 'terminal', 'interim', 'call', 'ignore'];
+/**
+ * `event`: a record that expects no outcome (a notification, a lifecycle entry): counted in
+ * `records.<name>.events`, never a request, never an orphan. `half`: one half of a call whose two
+ * halves may come in either order (the first seen opens the call, the other closes it). `relay`:
+ * a record that closes the open call with its id and opens the next under the same id (a DevTools
+ * redirect: the response of one hop and the request of the next).
+ */
+export type SpecRole = 'request' | 'terminal' | 'interim' | 'call' | 'ignore' | 'event' | 'half' | 'relay';
+const ROLES: readonly SpecRole[] = ['request', 'terminal', 'interim', 'call', 'ignore', 'event', 'half', 'relay'];
 
 /** A condition on a record (and the file it came from). */
 export type Cond =
@@ -40,19 +47,52 @@ export type Cond =
   | { kind: 'all'; conds: readonly Cond[] }
   | { kind: 'any'; conds: readonly Cond[] };
 
-export interface RoleRule {
-  role: SpecRole;
-  when: Cond | null;
+/** Fields a role may read from paths of its own (docs/profiles.md, "Paths per role"). */
+export interface RolePaths {
+  id?: IdSpec | null;
+  scope?: ScopeSpec | null;
+  time?: TimeRule | null;
+  signature?: ReadonlyArray<Path | null>;
 }
 
+export interface RoleRule extends RolePaths {
+  role: SpecRole;
+  when: Cond | null;
+  /** `half` rules: a half of this rule that is never answered is a one-sided call, not an orphan. */
+  alone?: 'call';
+}
+
+/** One time field read one way. */
 export interface TimeSpec {
   path: Path;
   format: TimeFormat;
 }
 
+/**
+ * A time as a profile field gives it: alternatives tried in order (`{"any": [..]}`), each the sum
+ * of one or more parts (`{"sum": [..]}`: Helicone's `seconds` + `milliseconds`). `field` names the
+ * profile field in notes and findings (`time`, `start`, `roles[1].time`).
+ */
+export interface TimeRule {
+  field: string;
+  alts: ReadonlyArray<readonly TimeSpec[]>;
+}
+
 export interface DurationSpec {
   path: Path;
-  unit: EpochUnit;
+  /** Numbers in this unit; `text`: strings with their unit (`"208ms"`, `"1.5s"`). */
+  unit: EpochUnit | 'text';
+}
+
+/** An id: one path, or the parts of a composite key (`{"parts": ["direction", "id"]}`; the last is the id). */
+export interface IdSpec {
+  parts: readonly Path[];
+}
+
+/** A scope: a path's value, the input file's name, or both (`{"from": "file", "path": P}`). */
+export interface ScopeSpec {
+  path: Path | null;
+  file: boolean;
 }
 
 export interface ProfileSpec {
@@ -62,17 +102,17 @@ export interface ProfileSpec {
   /** Where the records sit inside each JSON value (line or document); null: the value is the record. */
   records: Path | null;
   roles: readonly RoleRule[];
-  id: Path | null;
+  id: IdSpec | null;
   /** `correlation`: the safe-shape rule; `protocol`: typed ids, a string or a number (9 ≠ "9"). */
   idKind: IdKind;
   /** Namespaces ids by the side that sent the request (values of `path` for each side). */
   direction: { path: Path; out: ReadonlyArray<string>; in: ReadonlyArray<string> } | null;
-  time: TimeSpec | null;
-  /** For `call` records: start and end time, or a start and a duration. */
-  start: TimeSpec | null;
-  end: TimeSpec | null;
+  time: TimeRule | null;
+  /** For `call` records: start and end time, or a start and a duration (or a duration alone). */
+  start: TimeRule | null;
+  end: TimeRule | null;
   duration: DurationSpec | null;
-  scope: Path | null;
+  scope: ScopeSpec | null;
   caller: Path | null;
   signature: ReadonlyArray<{ name: string; path: Path }>;
   status: Path | null;
@@ -99,6 +139,8 @@ const KNOWN_KEYS = new Set([
   'duration', 'scope', 'caller', 'signature', 'status', 'failed', 'error', 'group', 'needles', 'idKind', 'attribution', 'rowLabel',
   'groupLabels',
 ]);
+
+const ROLE_KEYS = ['role', 'when', 'id', 'scope', 'time', 'signature', 'alone'];
 
 const DEFAULT_FAILURE: FailureRule = { kind: 'status-not-in', statuses: ['ok', 'success'] };
 
@@ -146,8 +188,14 @@ function failureLeaves(v: unknown, field: string, depth: number, out: FailureRul
   else fail(field, expected, v);
 }
 
+/**
+ * Statuses as the capture writes them: strings, numbers or booleans (`[false]`, `[0]`), compared
+ * as the text a record's status becomes (`false` → "false", `0` → "0").
+ */
 function statusList(v: unknown, field: string, out: readonly FailureRule[]): string[] {
-  const xs = strings(v, field);
+  if (!Array.isArray(v) || !v.every((s) => typeof s === 'string' || typeof s === 'boolean' || (typeof s === 'number' && Number.isFinite(s))))
+    fail(field, 'an array of strings, numbers or booleans', v);
+  const xs = (v as Array<string | number | boolean>).map((x) => String(x));
   const before = out.reduce((n, r) => n + ('statuses' in r ? r.statuses.length : 0), 0);
   if (before + xs.length > MAX_LIST) fail(field, `at most ${MAX_LIST} statuses in "failed" (all rules together)`);
   xs.forEach((x, i) => {
@@ -264,9 +312,9 @@ function cond(v: unknown, field: string, depth = 1): Cond {
   fail(field, 'a condition: {"path", "equals"}, {"has"}, {"present"}, {"missing"}, {"file"}, {"all"} or {"any"}', v);
 }
 
-function timeSpec(v: unknown, field: string): TimeSpec {
+function timeLeaf(v: unknown, field: string): TimeSpec {
   if (typeof v === 'string' || Array.isArray(v)) return { path: path(v, field), format: { kind: 'rfc3339' } };
-  const o = obj(v, field, 'a path, or {"path", "format": "rfc3339"|"epoch", "unit": "s"|"ms"|"us"|"ns"}');
+  const o = obj(v, field, 'a path, or {"path", "format": "rfc3339"|"epoch", "unit": "s"|"ms"|"us"|"ns"}, {"sum": [..]} or {"any": [..]}');
   const p = path(o.path, `${field}.path`);
   const format = o.format ?? (o.unit !== undefined ? 'epoch' : 'rfc3339');
   if (format === 'rfc3339') {
@@ -275,6 +323,47 @@ function timeSpec(v: unknown, field: string): TimeSpec {
   }
   if (format !== 'epoch') fail(`${field}.format`, '"rfc3339" or "epoch"', format);
   return { path: p, format: { kind: 'epoch', unit: unit(o.unit, `${field}.unit`, 'the epoch unit: one of') } };
+}
+
+function timeSum(v: unknown, field: string): TimeSpec[] {
+  const o = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  if (o && o.sum !== undefined) {
+    if (Object.keys(o).length !== 1 || !Array.isArray(o.sum) || o.sum.length < 2 || o.sum.length > 4) fail(`${field}.sum`, 'an array of 2–4 time parts, each {"path", "unit"} (the first may be RFC 3339)', o.sum);
+    const parts = o.sum.map((x, i) => timeLeaf(x, `${field}.sum[${i}]`));
+    if (parts.slice(1).some((x) => x.format.kind !== 'epoch')) fail(`${field}.sum`, 'parts after the first in an epoch unit ({"path", "unit"})');
+    return parts;
+  }
+  return [timeLeaf(v, field)];
+}
+
+/** A time field: a path, `{"path", "unit"}`, `{"sum": [..]}`, or `{"any": [..]}` of these. */
+function timeSpec(v: unknown, field: string): TimeRule {
+  const o = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  if (o && o.any !== undefined) {
+    if (Object.keys(o).length !== 1 || !Array.isArray(o.any) || o.any.length === 0 || o.any.length > 8) fail(`${field}.any`, 'an array of 1–8 time formats, tried in order', o.any);
+    return { field, alts: o.any.map((x, i) => timeSum(x, `${field}.any[${i}]`)) };
+  }
+  return { field, alts: [timeSum(v, field)] };
+}
+
+function idSpec(v: unknown, field: string): IdSpec {
+  const o = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  if (o && o.parts !== undefined) {
+    if (Object.keys(o).length !== 1 || !Array.isArray(o.parts) || o.parts.length < 2 || o.parts.length > 4) fail(`${field}.parts`, 'an array of 2–4 paths (the key space first, the id last)', o.parts);
+    return { parts: o.parts.map((x, i) => path(x, `${field}.parts[${i}]`)) };
+  }
+  return { parts: [path(v, field)] };
+}
+
+function scopeSpec(v: unknown, field: string): ScopeSpec {
+  const o = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  if (o && o.from !== undefined) {
+    if (o.from !== 'file') fail(`${field}.from`, '"file" (the input file\'s name)', o.from);
+    const extra = Object.keys(o).filter((k) => k !== 'from' && k !== 'path');
+    if (extra.length) fail(field, `only "from" and "path" (unknown "${extra[0]}")`);
+    return { file: true, path: o.path === undefined ? null : path(o.path, `${field}.path`) };
+  }
+  return { file: false, path: path(v, field) };
 }
 
 /** A time unit: `s`, `ms`, `us` (also `µs`) or `ns`. */
@@ -317,15 +406,31 @@ export function parseProfileSpec(raw: unknown): ProfileSpec {
     roles = o.roles.map((r, i) => {
       const ro = obj(r, `roles[${i}]`, 'an object {"role", "when"}');
       if (!ROLES.includes(ro.role as SpecRole)) fail(`roles[${i}].role`, ROLES.map((x) => `"${x}"`).join(', '), ro.role);
-      const extra = Object.keys(ro).filter((k) => k !== 'role' && k !== 'when');
-      if (extra.length) fail(`roles[${i}]`, `only "role" and "when" (unknown "${extra[0]}")`);
-      return { role: ro.role as SpecRole, when: ro.when === undefined ? null : cond(ro.when, `roles[${i}].when`) };
+      const extra = Object.keys(ro).filter((k) => !ROLE_KEYS.includes(k));
+      if (extra.length) fail(`roles[${i}]`, `only ${ROLE_KEYS.map((k) => `"${k}"`).join(', ')} (unknown "${extra[0]}")`);
+      const rule: RoleRule = { role: ro.role as SpecRole, when: ro.when === undefined ? null : cond(ro.when, `roles[${i}].when`) };
+      const f = `roles[${i}]`;
+      if (ro.id !== undefined) rule.id = ro.id === null ? null : idSpec(ro.id, `${f}.id`);
+      if (ro.scope !== undefined) rule.scope = ro.scope === null ? null : scopeSpec(ro.scope, `${f}.scope`);
+      if (ro.time !== undefined) rule.time = ro.time === null ? null : timeSpec(ro.time, `${f}.time`);
+      if (ro.signature !== undefined) {
+        if (!Array.isArray(ro.signature)) fail(`${f}.signature`, 'an array of paths (or null), one per "signature" field', ro.signature);
+        rule.signature = ro.signature.map((p, j) => (p === null ? null : path(p, `${f}.signature[${j}]`)));
+      }
+      if (ro.alone !== undefined) {
+        if (ro.alone !== 'call' || rule.role !== 'half') fail(`${f}.alone`, '"call" on a "half" rule (an unanswered half is a one-sided call)', ro.alone);
+        rule.alone = 'call';
+      }
+      return rule;
     });
+    for (const [i, r] of roles.entries())
+      if (r.signature && r.signature.length !== (Array.isArray(o.signature) ? o.signature.length : 0))
+        fail(`roles[${i}].signature`, 'one path (or null) per field of the profile\'s "signature", in its order');
     const has = (r: SpecRole) => roles.some((x) => x.role === r);
-    if (!has('call') && !(has('request') && has('terminal'))) fail('roles', 'a "request" and a "terminal" rule, or a "call" rule');
+    if (!has('call') && !has('half') && !(has('request') && has('terminal'))) fail('roles', 'a "request" and a "terminal" rule, a "half" rule, or a "call" rule');
   } else roles = legacyRole(o.role);
 
-  const id = optPath(o, 'id');
+  const id = o.id === undefined || o.id === null ? null : idSpec(o.id, 'id');
   if (o.idKind !== undefined && o.idKind !== 'correlation' && o.idKind !== 'protocol')
     fail('idKind', '"correlation" (a safe-shaped string) or "protocol" (a typed id: a string or a number, 9 ≠ "9")', o.idKind);
   let direction: ProfileSpec['direction'] = null;
@@ -340,7 +445,9 @@ export function parseProfileSpec(raw: unknown): ProfileSpec {
   let duration: DurationSpec | null = null;
   if (o.duration !== undefined) {
     const d = obj(o.duration, 'duration', 'an object {"path", "unit": "s"|"ms"|"us"|"ns"}');
-    duration = { path: path(d.path, 'duration.path'), unit: unit(d.unit, 'duration.unit', 'one of') };
+    if (d.format !== undefined && d.format !== 'text') fail('duration.format', '"text" (strings with their unit: "208ms", "1.5s")', d.format);
+    if (d.format === 'text' && d.unit !== undefined) fail('duration.unit', 'no unit with "format": "text" (each string names its own)', d.unit);
+    duration = { path: path(d.path, 'duration.path'), unit: d.format === 'text' ? 'text' : unit(d.unit, 'duration.unit', 'one of') };
   }
   const group = o.group === undefined ? [] : Array.isArray(o.group) ? o.group : fail('group', 'an array of at most two paths', o.group);
   if (group.length > 2) fail('group', 'an array of at most two paths', o.group);
@@ -358,7 +465,7 @@ export function parseProfileSpec(raw: unknown): ProfileSpec {
     start: o.start === undefined ? null : timeSpec(o.start, 'start'),
     end: o.end === undefined ? null : timeSpec(o.end, 'end'),
     duration,
-    scope: optPath(o, 'scope'),
+    scope: o.scope === undefined || o.scope === null ? null : scopeSpec(o.scope, 'scope'),
     caller: optPath(o, 'caller'),
     signature: signature.map((p, i) => {
       const pp = path(p, `signature[${i}]`);
@@ -388,10 +495,11 @@ export function parseProfileSpec(raw: unknown): ProfileSpec {
   const labels = o.groupLabels === undefined ? [] : strings(o.groupLabels, 'groupLabels');
   spec.groupLabels = spec.groupNames.map((g, i) => label(labels[i], `groupLabels[${i}]`, g.length <= 40 ? g.replace(/[^A-Za-z0-9_ ./-]/g, '_') : 'group'));
   spec.rowLabel = label(o.rowLabel, 'rowLabel', spec.attribution === 'group' ? spec.groupLabels[0]! : 'caller');
-  if (roles.some((r) => r.role === 'call') && spec.start === null && spec.time === null)
-    fail('start', 'a start time for "call" records ("start", or "time"), with "end" or "duration"');
+  if (roles.some((r) => r.role === 'call') && spec.start === null && spec.time === null && spec.duration === null)
+    fail('start', 'a start time for "call" records ("start", or "time"), with "end" or "duration" (or a "duration" alone)');
   if (roles.some((r) => r.role === 'call') && spec.end === null && spec.duration === null && (spec.start !== null || spec.time !== null))
     fail('end', 'an end time ("end") or a "duration" for "call" records');
+  if (spec.records !== null && 'root' in spec.records[0]!) fail('records', 'a path inside each value (not "$")');
   return spec;
 }
 

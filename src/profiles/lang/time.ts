@@ -105,3 +105,17 @@ export function parseTimeLoose(v: unknown): ParsedTime | null {
   const ms = parseEpoch(v, unit);
   return ms === null ? null : { ms, naive: false };
 }
+
+const DURATION_TEXT = /^\s*(\d{1,15}(?:\.\d{1,9})?)\s*(ns|us|µs|μs|ms|s|m|min|h)\s*$/;
+const DURATION_FACTOR: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
+
+/**
+ * A duration written with its unit (`"208ms"`, `"1.5s"`, `"3 min"`; docs/profiles.md, "Times"):
+ * one number and one unit of ns, us (µs), ms, s, m (min) or h. Anything else (`"1h30m"`, a bare
+ * number, a negative) is null: unreadable, never guessed.
+ */
+export function parseDurationText(v: unknown): number | null {
+  if (typeof v !== 'string' || v.length > 40) return null;
+  const m = DURATION_TEXT.exec(v);
+  return m ? Number(m[1]) * DURATION_FACTOR[m[2]!]! : null;
+}

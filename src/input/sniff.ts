@@ -7,7 +7,8 @@
  *
  * JSONL or document is decided on evidence: a first line that is a complete JSON value followed by
  * another line is JSONL, whatever its first byte; a first value that spans lines and starts with
- * `[` (or `{` in a `.json` file) is a document; so is a single-line `[…]`.
+ * `[` (or `{` in a `.json` or `.har` file, or `{` alone on its line followed by `"log":`, a HAR
+ * under any name) is a document; so is a single-line `[…]`.
  */
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -50,9 +51,16 @@ function startsWith(h: Buffer, bytes: number[]): boolean {
 
 const isWs = (c: number | undefined) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
+/** Names whose `{` opens a JSON document (else `{` starts JSONL, unless the content is a HAR). */
+const DOCUMENT_NAME = /\.(json|har)(\.gz)?$/i;
+/** A pretty-printed HTTP Archive starts `{`, a line break, then `"log":` (HAR 1.2's only top-level key). */
+const HAR_START = /^\{[ \t\r]*\n[ \t\r\n]*"log"[ \t\r\n]*:/;
+/** Bytes looked at for HAR_START. */
+const HAR_LOOK = 64;
+
 /**
  * Decides from `head` (the first bytes; `ended`: that is the whole input), or returns null when
- * more bytes are needed. `name` is the displayed path (`.json` matters for `{`).
+ * more bytes are needed. `name` is the displayed path (`.json` and `.har` matter for `{`).
  */
 export function sniff(head: Buffer, name: string, ended: boolean): Sniffed | null {
   if (head.length < MAGIC_BYTES && !ended) return null;
@@ -68,7 +76,15 @@ export function sniff(head: Buffer, name: string, ended: boolean): Sniffed | nul
   if (i >= head.length) return full ? { kind: 'jsonl' } : null;
   const c = head[i];
   const bracket = c === 0x5b;
-  if (!bracket && !(c === 0x7b && /\.json(\.gz)?$/i.test(name))) return { kind: 'jsonl' };
+  if (c === 0x7b && !DOCUMENT_NAME.test(name)) {
+    // A HAR whatever its name: `{` alone on its line, then the key "log". Any other byte after
+    // the `{` on its line is JSONL at once.
+    let k = i + 1;
+    while (k < head.length && (head[k] === 0x20 || head[k] === 0x09 || head[k] === 0x0d)) k++;
+    if (k < head.length && head[k] !== 0x0a) return { kind: 'jsonl' };
+    if (head.length - i < HAR_LOOK && !full) return null;
+    if (!HAR_START.test(head.toString('latin1', i, i + HAR_LOOK))) return { kind: 'jsonl' };
+  } else if (!bracket && c !== 0x7b) return { kind: 'jsonl' };
   const nl = head.indexOf(0x0a, i);
   if (nl === -1) {
     if (!full) return null;

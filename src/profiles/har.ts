@@ -17,6 +17,7 @@ import type { CallAttrs, ChannelSpec, Loc } from '../model.js';
 import type { Source } from '../input/sources.js';
 import { derivedKey, makeEvent } from './event.js';
 import { deriveNeedles } from './lang/needles.js';
+import type { KeepSpec } from './keep.js';
 import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from './types.js';
 import { asNumber, asObject, asString } from './types.js';
 import { parseTime } from './time.js';
@@ -33,6 +34,11 @@ export const HAR_CHANNEL: ChannelSpec = {
   signatureFields: ['method', 'url'],
   signatureRequired: true,
 };
+
+const ENTRY_TREE = { startedDateTime: true, time: true, pageref: true, request: { method: true, url: true }, response: { status: true, _error: true } } as const;
+
+/** `Profile.keep`: what the profile reads of a document (`log.entries` is an array: kept whole) or of an entry. */
+export const HAR_KEEP: KeepSpec = { tree: { ...ENTRY_TREE, log: { entries: true } } };
 
 export interface HarSummary {
   entries: number;
@@ -96,6 +102,7 @@ export function harProfile(): Profile {
     name: 'har',
     channels: [HAR_CHANNEL],
     needles: deriveNeedles(['startedDateTime']),
+    keep: HAR_KEEP,
     open(source: Source, ctx: ProfileContext): RecordHandler | null {
       if (source.role !== 'capture') return null;
       return {

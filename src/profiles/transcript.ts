@@ -27,6 +27,7 @@ import type { CallAttrs, ChannelSpec, Loc } from '../model.js';
 import type { Source } from '../input/sources.js';
 import { makeEvent } from './event.js';
 import { deriveNeedles } from './lang/needles.js';
+import type { KeepSpec } from './keep.js';
 import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from './types.js';
 import { asObject, asString } from './types.js';
 import { parseTime } from './time.js';
@@ -46,11 +47,19 @@ export const TRANSCRIPT_CHANNEL: ChannelSpec = {
   signatureRequired: true,
 };
 
+const MESSAGE_TREE = { id: true, role: true, content: true, tool_calls: true, tool_call_id: true, name: true } as const;
+const ITEM_TREE = { type: true, call_id: true, name: true } as const;
+
+/** `Profile.keep`: what the profile reads of a line (arrays, such as `content`, are kept whole). */
+export const TRANSCRIPT_KEEP: KeepSpec = {
+  tree: { ...MESSAGE_TREE, ...ITEM_TREE, message: MESSAGE_TREE, messages: true, payload: ITEM_TREE, sessionId: true, session_id: true, isSidechain: true, agentId: true, timestamp: true },
+};
+
 /** The note of a tool call never answered (ORPHAN_REQUEST). */
 export const NOTE_NO_TOOL_RESULT = 'tool call with no tool result';
 
 export interface TranscriptSummary {
-  /** API messages read (the lines of one split message count once). */
+  /** Messages with a tool call or result (the lines of one split API message count once). */
   messages: number;
   toolCalls: number;
   toolResults: number;
@@ -58,7 +67,7 @@ export interface TranscriptSummary {
   errorResults: number;
   /** Tool-call blocks repeated on a later line of the same message (counted once). */
   repeatedBlocks: number;
-  /** Lines of sub-agents (`isSidechain: true`). */
+  /** Lines with tool calls or results from sub-agents (`isSidechain: true`). */
   sidechainLines: number;
   /** Scopes (sessions, sub-agents, conversations) with at least one tool call or result. */
   scopes: number;
@@ -119,6 +128,7 @@ export function transcriptProfile(): Profile {
     name: 'transcript',
     channels: [TRANSCRIPT_CHANNEL],
     needles: deriveNeedles(['tool_use_id', 'tool_use', 'tool_calls', 'tool_call_id', 'call_id']),
+    keep: TRANSCRIPT_KEEP,
     open(source: Source, ctx: ProfileContext): RecordHandler | null {
       if (source.role !== 'capture') return null;
       return {
@@ -178,7 +188,10 @@ export function transcriptProfile(): Profile {
             lastMessage.set(scope, state);
             sum.scopes++;
           }
-          if (messageId === null || messageId !== state.id) {
+          // Claude Code writes a result as soon as it arrives, between the lines of the message
+          // that made the call: lines without a message id (results) leave the message open.
+          if (messageId === null) sum.messages += messages;
+          else if (messageId !== state.id) {
             state.id = messageId;
             state.calls.clear();
             sum.messages += messages;

@@ -2,7 +2,7 @@
  * Real public logs, each read by the CLI with a built-in profile or a profile shipped in
  * `profiles/`, against counts made by hand from the file itself (how each was counted is written
  * beside it; the sources and licences are in each fixture's README). Producers: Claude Code
- * (4 sessions), Playwright (HAR), OpenTelemetry (OTLP/JSON), an MCP client interceptor, the OpenAI
+ * (4 sessions), OpenHands (2 trajectories), Playwright (HAR), OpenTelemetry (OTLP/JSON), an MCP client interceptor, the OpenAI
  * Batch guide, Assay and the JSON-RPC 2.0 specification.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -106,6 +106,20 @@ describe('real logs read right', () => {
       [33, 'Glob'],
     ]);
     expect(orphans[0]!.message).toBe('tool call with no tool result (tool Glob, caller agent:a2898e3)');
+  });
+
+  it('OpenHands trajectories: each tool action pairs with the observation caused by it; finish expects none', async () => {
+    // jq '.[] | select(.tool_call_metadata) | [.id, .action, .observation, .cause]':
+    // basic.json: edit 3 ← observation 4 (cause 3), finish 5 (no observation) — 1 call;
+    // basic_gui_mode.json: run 7 ← 8, edit 9 ← 10, edit 11 ← 12, run 13 ← 14 — 4 calls, in order.
+    // The null observations (cause 1, 4, 15) answer a state change and messages: no tool calls.
+    const r = await report(['fixtures/real/openhands']);
+    expect(r.inputs.map((i) => i.profile)).toEqual(['transcript', 'transcript']);
+    const ch = only(r, 'transcript');
+    expect(ch).toMatchObject({ requests: 5, terminals: 5, orphanRequests: 0, orphanResponses: 0, failed: 0 });
+    expect(ch.pairs.byMethod).toMatchObject({ id: 5 });
+    expect(ch.crossed.fifo).toBe(0);
+    expect(r.records.transcript).toMatchObject({ toolCalls: 5, toolResults: 5, noObservationActions: 1, scopes: 2 });
   });
 
   it('Playwright HAR: 3 entries, each a whole call; the 301 redirect is no failure', async () => {

@@ -133,7 +133,27 @@ describe('transcript profile', () => {
     ]);
     const ch = channel(r);
     expect(ch).toMatchObject({ requests: 1, terminals: 1, orphanResponses: 0 });
-    expect(ch.latencyMs.max).toBe(1500);
+    expect(ch.latencyMs?.max).toBe(1500);
+  });
+
+  it('OpenHands events: a tool action pairs with the observation whose cause is its id; finish expects no observation', async () => {
+    const meta = (name: string) => ({ function_name: name, tool_call_id: `toolu_${name}` });
+    const r = await analyzeLines([
+      { id: 0, source: 'user', action: 'message', args: { content: 'go' } },
+      { id: 3, source: 'agent', action: 'run', tool_call_metadata: meta('execute_bash') },
+      { id: 4, source: 'agent', action: 'edit', tool_call_metadata: meta('str_replace_editor') },
+      { id: 5, source: 'agent', observation: 'edit', cause: 4, tool_call_metadata: meta('str_replace_editor') },
+      { id: 6, source: 'agent', observation: 'error', cause: 3, tool_call_metadata: meta('execute_bash') },
+      { id: 7, source: 'agent', observation: 'null', cause: 0 },
+      { id: 8, source: 'agent', action: 'run', tool_call_metadata: meta('execute_bash') },
+      { id: 9, source: 'agent', action: 'finish', tool_call_metadata: meta('finish') },
+    ]);
+    const ch = channel(r);
+    // 3 and 4 answered in the other order: both crossed; 8 never answered: an orphan; finish is none.
+    expect(ch).toMatchObject({ requests: 3, terminals: 2, orphanRequests: 1, failed: 1 });
+    expect(ch.crossed.fifo).toBe(2);
+    expect(r.findings.find((f) => f.code === 'ORPHAN_REQUEST')!.locations[0]!.line).toBe(7);
+    expect(r.records.transcript).toMatchObject({ noObservationActions: 1, toolCalls: 3, toolResults: 2 });
   });
 
   it('auto leaves other families alone: an Amplifier trace is read by amplifier only', async () => {

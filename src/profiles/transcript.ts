@@ -12,6 +12,10 @@
  *   conversation `{messages: […]}` (then the line is its own scope).
  * - OpenAI Responses items (Codex CLI rollouts: `{type: "response_item", payload: {…}}`):
  *   `function_call` / `custom_tool_call` (`call_id`, `name`) and their `*_output` (`call_id`).
+ * - OpenHands trajectories (a JSON array of events): a tool action (`tool_call_metadata`) is a
+ *   call keyed by its `id`, answered by the observation whose `cause` is that id; the file is the
+ *   scope (event ids restart in every file); `finish`, `message` and `reject` actions expect no
+ *   observation: counted (`noObservationActions`), never calls, never orphans.
  * - scope: the session (`sessionId`); sub-agent lines (`isSidechain: true`, in the session's file
  *   or a sub-agent file) are a scope of their own, by `agentId`, so their calls never mix with the
  *   main agent's (the caller is `main` or `agent:<agentId>`);
@@ -49,10 +53,11 @@ export const TRANSCRIPT_CHANNEL: ChannelSpec = {
 
 const MESSAGE_TREE = { id: true, role: true, content: true, tool_calls: true, tool_call_id: true, name: true } as const;
 const ITEM_TREE = { type: true, call_id: true, name: true } as const;
+const AGENT_EVENT_TREE = { action: true, observation: true, cause: true, tool_call_metadata: { function_name: true } } as const;
 
 /** `Profile.keep`: what the profile reads of a line (arrays, such as `content`, are kept whole). */
 export const TRANSCRIPT_KEEP: KeepSpec = {
-  tree: { ...MESSAGE_TREE, ...ITEM_TREE, message: MESSAGE_TREE, messages: true, payload: ITEM_TREE, sessionId: true, session_id: true, isSidechain: true, agentId: true, timestamp: true },
+  tree: { ...MESSAGE_TREE, ...ITEM_TREE, ...AGENT_EVENT_TREE, message: MESSAGE_TREE, messages: true, payload: ITEM_TREE, sessionId: true, session_id: true, isSidechain: true, agentId: true, timestamp: true },
 };
 
 /** The note of a tool call never answered (ORPHAN_REQUEST). */
@@ -71,6 +76,8 @@ export interface TranscriptSummary {
   sidechainLines: number;
   /** Scopes (sessions, sub-agents, conversations) with at least one tool call or result. */
   scopes: number;
+  /** Agent actions that expect no observation (OpenHands `finish`, `message`, `reject`): counted, never calls. */
+  noObservationActions: number;
 }
 
 interface Block {
@@ -115,19 +122,44 @@ function responsesItem(item: Record<string, unknown>, out: Block[]): void {
   else if (RESPONSES_OUTPUTS.has(type)) out.push({ kind: 'result', id: item.call_id, idField: 'call_id', tool: null, failed: false });
 }
 
+/** OpenHands actions that end a turn and expect no observation: counted, never a call. */
+const NO_OBSERVATION_ACTIONS = new Set(['finish', 'message', 'reject']);
+
+/**
+ * An OpenHands event (`{id, action | observation, cause, tool_call_metadata: {function_name}}`):
+ * a tool action is a call keyed by its `id`, the observation whose `cause` names it its result.
+ * Events without `tool_call_metadata` (user messages, state changes) are no tool calls.
+ */
+function agentEvent(o: Record<string, unknown>, out: Block[]): 'none' | 'block' | 'no-observation' {
+  const meta = asObject(o.tool_call_metadata);
+  if (meta === null) return 'none';
+  const tool = asString(meta.function_name);
+  const action = asString(o.action);
+  if (action !== null && typeof o.id === 'number') {
+    if (NO_OBSERVATION_ACTIONS.has(action)) return 'no-observation';
+    out.push({ kind: 'call', id: `event-${o.id}`, idField: 'id', tool, failed: false });
+    return 'block';
+  }
+  if (asString(o.observation) !== null && typeof o.cause === 'number') {
+    out.push({ kind: 'result', id: `event-${o.cause}`, idField: 'cause', tool, failed: o.observation === 'error' });
+    return 'block';
+  }
+  return 'none';
+}
+
 function isMessage(m: Record<string, unknown> | null): boolean {
   return m !== null && typeof m.role === 'string';
 }
 
 export function transcriptProfile(): Profile {
-  const sum: TranscriptSummary = { messages: 0, toolCalls: 0, toolResults: 0, errorResults: 0, repeatedBlocks: 0, sidechainLines: 0, scopes: 0 };
+  const sum: TranscriptSummary = { messages: 0, toolCalls: 0, toolResults: 0, errorResults: 0, repeatedBlocks: 0, sidechainLines: 0, scopes: 0, noObservationActions: 0 };
   /** Per scope: the message the last line belonged to, and the call ids read under it. */
   const lastMessage = new Map<string, { id: string | null; calls: Set<string> }>();
 
   return {
     name: 'transcript',
     channels: [TRANSCRIPT_CHANNEL],
-    needles: deriveNeedles(['tool_use_id', 'tool_use', 'tool_calls', 'tool_call_id', 'call_id']),
+    needles: deriveNeedles(['tool_use_id', 'tool_use', 'tool_calls', 'tool_call_id', 'call_id', 'tool_call_metadata']),
     keep: TRANSCRIPT_KEEP,
     open(source: Source, ctx: ProfileContext): RecordHandler | null {
       if (source.role !== 'capture') return null;
@@ -160,6 +192,15 @@ export function transcriptProfile(): Profile {
             messageBlocks(o, blocks);
             messageId = asString(o.id);
             messages = 1;
+          } else if (o.tool_call_metadata !== undefined) {
+            const e = agentEvent(o, blocks);
+            if (e === 'no-observation') {
+              sum.noObservationActions++;
+              return 'used';
+            }
+            // Event ids restart in every trajectory file: the file is the scope.
+            scope = loc.path;
+            messages = blocks.length;
           } else {
             const payload = asObject(o.payload);
             if (payload !== null && o.type === 'response_item') responsesItem(payload, blocks);
@@ -220,6 +261,6 @@ export function transcriptProfile(): Profile {
         },
       };
     },
-    summary: () => (sum.toolCalls + sum.toolResults > 0 ? { ...sum } : undefined),
+    summary: () => (sum.toolCalls + sum.toolResults + sum.noObservationActions > 0 ? { ...sum } : undefined),
   };
 }

@@ -78,6 +78,12 @@ describe('har profile', () => {
     expect(sniff(Buffer.from('{\n  "lo'), 'capture.log', false)).toBeNull();
   });
 
+  it('a directory walk reads *.har files', async () => {
+    const file = writeHar([entry('2026-07-30T10:49:13Z', 5, 200)], 'session.har');
+    const r = await analyze({ inputs: [path.dirname(file)] });
+    expect(r.inputs.map((i) => [path.basename(i.path), i.profile])).toEqual([['session.har', 'har']]);
+  });
+
   it('auto reads the Playwright HAR with the built-in har profile', async () => {
     const r = await analyze({ inputs: [fixture('real/har/har-fulfill.har.json')] });
     expect(r.inputs[0]!.profile).toBe('har');

@@ -7,7 +7,8 @@
  *
  * JSONL or document is decided on evidence: a first line that is a complete JSON value followed by
  * another line is JSONL, whatever its first byte; a first value that spans lines and starts with
- * `[` (or `{` in a `.json` file) is a document; so is a single-line `[…]`.
+ * `[` (or `{` in a `.json` or `.har` file, or `{` alone on its line followed by `"log":`, a HAR
+ * under any name) is a document; so is a single-line `[…]`.
  */
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -50,9 +51,12 @@ function startsWith(h: Buffer, bytes: number[]): boolean {
 
 const isWs = (c: number | undefined) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
+/** Names whose `{` opens a JSON document (else `{` starts JSONL, unless it stands alone on the first line). */
+const DOCUMENT_NAME = /\.(json|har)(\.gz)?$/i;
+
 /**
  * Decides from `head` (the first bytes; `ended`: that is the whole input), or returns null when
- * more bytes are needed. `name` is the displayed path (`.json` matters for `{`).
+ * more bytes are needed. `name` is the displayed path (`.json` and `.har` matter for `{`).
  */
 export function sniff(head: Buffer, name: string, ended: boolean): Sniffed | null {
   if (head.length < MAGIC_BYTES && !ended) return null;
@@ -68,7 +72,7 @@ export function sniff(head: Buffer, name: string, ended: boolean): Sniffed | nul
   if (i >= head.length) return full ? { kind: 'jsonl' } : null;
   const c = head[i];
   const bracket = c === 0x5b;
-  if (!bracket && !(c === 0x7b && /\.json(\.gz)?$/i.test(name))) {
+  if (!bracket && !(c === 0x7b && DOCUMENT_NAME.test(name))) {
     // Recognised by content, whatever the name (a `.har`, a `.log`): a line holding only `{` opens
     // a pretty-printed JSON document, never a JSONL record (`{}` on one line is complete).
     if (c !== 0x7b) return { kind: 'jsonl' };

@@ -1,6 +1,6 @@
 /**
  * Turning input arguments into an ordered list of sources: paths, directories (recursed in natural
- * order, `run-9` before `run-10`, for *.jsonl, *.ndjson, *.json and the same with .gz), globs expanded by the tool itself,
+ * order, `run-9` before `run-10`, for *.jsonl, *.ndjson, *.json, *.har and the same with .gz), globs expanded by the tool itself,
  * and `-` for stdin.
  */
 import { promises as fs, fstatSync, readFileSync, statSync, type Stats } from 'node:fs';
@@ -28,7 +28,7 @@ export class InputUsageError extends Error {
   override name = 'InputUsageError';
 }
 
-const CAPTURE_EXT = /\.(jsonl|ndjson|json)(\.gz)?$/i;
+const CAPTURE_EXT = /\.(jsonl|ndjson|json|har)(\.gz)?$/i;
 
 export function isCaptureName(name: string): boolean {
   return CAPTURE_EXT.test(name);

@@ -5,6 +5,8 @@ import { amplifierProfile } from './amplifier.js';
 import { assayProfile } from './assay/index.js';
 import { jsonrpcProfile } from './jsonrpc.js';
 import { openAiBatchProfile } from './openai-batch.js';
+import { transcriptProfile } from './transcript.js';
+import { harProfile } from './har.js';
 import { CustomProfileError, customProfile, loadCustomSpec } from './custom.js';
 import type { ChannelSpec } from '../model.js';
 import type { Profile } from './types.js';
@@ -16,6 +18,9 @@ export const PROFILES: ReadonlyMap<string, ProfileFactory> = new Map<string, Pro
   ['assay', assayProfile],
   ['jsonrpc', jsonrpcProfile],
   ['openai-batch', openAiBatchProfile],
+  // Last, so that in `auto` every older family claims its records first.
+  ['transcript', transcriptProfile],
+  ['har', harProfile],
 ]);
 
 export function profileNames(): string[] {

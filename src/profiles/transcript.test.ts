@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../analyze.js';
+import type { PairRecord } from '../model.js';
+import { ledgerViolations } from '../report/report.js';
+import { analyzeLines, fixture } from '../../test/helpers.js';
+import { TRANSCRIPT_CHANNEL } from './transcript.js';
+
+const SESSION = 'c7d1fb1a-0885-4d8b-8427-0f09a0c1a94f';
+let clock = Date.UTC(2026, 1, 2, 10, 0, 0);
+const at = () => new Date((clock += 1000)).toISOString();
+
+/** A Claude Code assistant line with one content block per line, as Claude Code writes them. */
+const use = (msg: string, id: string, name: string, extra: object = {}) => ({
+  type: 'assistant',
+  sessionId: SESSION,
+  isSidechain: false,
+  timestamp: at(),
+  message: { id: msg, role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'tool_use', id, name, input: {} }] },
+  ...extra,
+});
+const result = (id: string, extra: object = {}, block: object = {}) => ({
+  type: 'user',
+  sessionId: SESSION,
+  isSidechain: false,
+  timestamp: at(),
+  message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok', ...block }] },
+  ...extra,
+});
+
+function channel(r: Awaited<ReturnType<typeof analyze>>) {
+  const ch = r.channels.find((c) => c.channel === TRANSCRIPT_CHANNEL.name);
+  expect(ch).toBeDefined();
+  return ch!;
+}
+
+describe('transcript profile', () => {
+  it('parallel tool calls answered out of order pair by id (exact) and FIFO mis-pairs are crossed', async () => {
+    const pairs: PairRecord[] = [];
+    const r = await analyzeLines(
+      [use('msg_1', 'toolu_a', 'Read'), use('msg_1', 'toolu_b', 'Grep'), use('msg_1', 'toolu_c', 'Bash'), result('toolu_c'), result('toolu_a'), result('toolu_b')],
+      { onPair: (p) => pairs.push(p) },
+    );
+    const ch = channel(r);
+    expect(ch).toMatchObject({ requests: 3, terminals: 3, orphanRequests: 0, orphanResponses: 0, maxInFlight: 3 });
+    expect(ch.pairs.byMethod).toMatchObject({ id: 3, signature: 0, fifo: 0 });
+    expect(ch.pairs.byConfidence).toMatchObject({ exact: 3, unambiguous: 0, ambiguous: 0 });
+    // FIFO: c's result → a (wrong), a's → b (wrong), b's → c (wrong).
+    expect(ch.crossed.fifo).toBe(3);
+    expect(pairs.map((p) => [p.request.attrs.tool, p.request.loc.line, p.terminal.loc.line])).toEqual([
+      ['Bash', 3, 4],
+      ['Read', 1, 5],
+      ['Grep', 2, 6],
+    ]);
+    expect(r.records.transcript).toMatchObject({ messages: 4, toolCalls: 3, toolResults: 3, repeatedBlocks: 0 });
+    expect(ledgerViolations(r)).toEqual([]);
+  });
+
+  it('a tool_use with no result is an ORPHAN_REQUEST at its line, a result with no call an ORPHAN_RESPONSE', async () => {
+    const r = await analyzeLines([use('msg_1', 'toolu_a', 'Read'), use('msg_1', 'toolu_b', 'WebFetch'), result('toolu_a'), result('toolu_zz')]);
+    const ch = channel(r);
+    expect(ch).toMatchObject({ orphanRequests: 1, orphanResponses: 1 });
+    const orphan = r.findings.find((f) => f.code === 'ORPHAN_REQUEST')!;
+    expect(orphan.locations[0]!.line).toBe(2);
+    expect(orphan.data).toMatchObject({ id: 'toolu_b', tool: 'WebFetch', note: 'tool call with no tool result' });
+    expect(orphan.message).toContain('tool WebFetch');
+    expect(r.findings.find((f) => f.code === 'ORPHAN_RESPONSE')!.locations[0]!.line).toBe(4);
+  });
+
+  it('one API message over several lines is one message; a block repeated under the same message id is one call, not a duplicate id', async () => {
+    const r = await analyzeLines([
+      use('msg_1', 'toolu_a', 'Read'),
+      result('toolu_a'),
+      use('msg_1', 'toolu_b', 'Read'),
+      use('msg_1', 'toolu_b', 'Read'),
+      result('toolu_b'),
+      use('msg_2', 'toolu_c', 'Edit'),
+      result('toolu_c'),
+    ]);
+    expect(channel(r)).toMatchObject({ requests: 3, terminals: 3, duplicateIds: 0, orphanRequests: 0 });
+    expect(r.records.transcript).toMatchObject({ messages: 5, toolCalls: 3, repeatedBlocks: 1 });
+    expect(r.findingCounts.DUPLICATE_ID).toBeUndefined();
+  });
+
+  it('sub-agent (isSidechain) lines in the session file are a scope of their own, by agentId', async () => {
+    const side = { isSidechain: true, agentId: 'a1b2c3d' };
+    const r = await analyzeLines([
+      use('msg_1', 'toolu_task', 'Task'),
+      use('msg_s1', 'toolu_s1', 'Grep', side),
+      use('msg_s1', 'toolu_s2', 'Read', side),
+      result('toolu_s2', side),
+      result('toolu_s1', side),
+      result('toolu_task'),
+    ]);
+    const ch = channel(r);
+    expect(ch.scopes.map((s) => s.scope).sort()).toEqual([SESSION, `${SESSION}/agent:a1b2c3d`]);
+    // Only the sub-agent's two calls cross; the Task call is alone in the main scope.
+    expect(ch.crossed.fifo).toBe(2);
+    expect(ch.pairs.byMethod.id).toBe(3);
+    expect(r.records.transcript).toMatchObject({ sidechainLines: 4, scopes: 2 });
+  });
+
+  it('is_error results are failed calls', async () => {
+    const r = await analyzeLines([use('msg_1', 'toolu_a', 'Read'), result('toolu_a', {}, { is_error: true, content: 'File does not exist.' })]);
+    expect(channel(r).failed).toBe(1);
+    expect(r.records.transcript).toMatchObject({ errorResults: 1 });
+  });
+
+  it('OpenAI chat: tool_calls[].id pairs with role tool tool_call_id, one message per line or a conversation per line', async () => {
+    const assistant = { role: 'assistant', content: null, tool_calls: [
+      { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{}' } },
+      { id: 'call_2', type: 'function', function: { name: 'get_time', arguments: '{}' } },
+    ] };
+    const tool2 = { role: 'tool', tool_call_id: 'call_2', content: '12:00' };
+    const tool1 = { role: 'tool', tool_call_id: 'call_1', content: 'sunny' };
+    const pairs: PairRecord[] = [];
+    const r = await analyzeLines([{ role: 'user', content: 'hi' }, assistant, tool2, tool1], { onPair: (p) => pairs.push(p) });
+    const ch = channel(r);
+    expect(ch.pairs.byMethod.id).toBe(2);
+    expect(ch.crossed.fifo).toBe(2);
+    expect(pairs.map((p) => p.request.attrs.tool)).toEqual(['get_time', 'get_weather']);
+
+    const conv = await analyzeLines([{ messages: [{ role: 'user', content: 'hi' }, assistant, tool1] }, { messages: [assistant, tool1, tool2] }]);
+    const cc = channel(conv);
+    expect(cc.scopes.map((s) => s.scope)).toEqual(['line 1', 'line 2']);
+    expect(cc).toMatchObject({ requests: 4, terminals: 3, orphanRequests: 1 });
+  });
+
+  it('OpenAI Responses items (Codex rollout lines) pair function_call with function_call_output by call_id', async () => {
+    const r = await analyzeLines([
+      { timestamp: '2026-01-02T03:04:05.000Z', type: 'response_item', payload: { type: 'function_call', name: 'shell', arguments: '{}', call_id: 'call_x' } },
+      { timestamp: '2026-01-02T03:04:06.500Z', type: 'response_item', payload: { type: 'function_call_output', call_id: 'call_x', output: 'ok' } },
+      { timestamp: '2026-01-02T03:04:07.000Z', type: 'event_msg', payload: { type: 'exec_command_end', call_id: 'call_x' } },
+    ]);
+    const ch = channel(r);
+    expect(ch).toMatchObject({ requests: 1, terminals: 1, orphanResponses: 0 });
+    expect(ch.latencyMs?.max).toBe(1500);
+  });
+
+  it('OpenHands events: a tool action pairs with the observation whose cause is its id; finish expects no observation', async () => {
+    const meta = (name: string) => ({ function_name: name, tool_call_id: `toolu_${name}` });
+    const r = await analyzeLines([
+      { id: 0, source: 'user', action: 'message', args: { content: 'go' } },
+      { id: 3, source: 'agent', action: 'run', tool_call_metadata: meta('execute_bash') },
+      { id: 4, source: 'agent', action: 'edit', tool_call_metadata: meta('str_replace_editor') },
+      { id: 5, source: 'agent', observation: 'edit', cause: 4, tool_call_metadata: meta('str_replace_editor') },
+      { id: 6, source: 'agent', observation: 'error', cause: 3, tool_call_metadata: meta('execute_bash') },
+      { id: 7, source: 'agent', observation: 'null', cause: 0 },
+      { id: 8, source: 'agent', action: 'run', tool_call_metadata: meta('execute_bash') },
+      { id: 9, source: 'agent', action: 'finish', tool_call_metadata: meta('finish') },
+    ]);
+    const ch = channel(r);
+    // 3 and 4 answered in the other order: both crossed; 8 never answered: an orphan; finish is none.
+    expect(ch).toMatchObject({ requests: 3, terminals: 2, orphanRequests: 1, failed: 1 });
+    expect(ch.crossed.fifo).toBe(2);
+    expect(r.findings.find((f) => f.code === 'ORPHAN_REQUEST')!.locations[0]!.line).toBe(7);
+    expect(r.records.transcript).toMatchObject({ noObservationActions: 1, toolCalls: 3, toolResults: 2 });
+  });
+
+  it('auto leaves other families alone: an Amplifier trace is read by amplifier only', async () => {
+    const r = await analyze({ inputs: [fixture('seed-trace.jsonl')] });
+    expect(r.inputs[0]!.profile).toBe('amplifier');
+    expect(r.channels.find((c) => c.channel === TRANSCRIPT_CHANNEL.name)).toBeUndefined();
+  });
+});

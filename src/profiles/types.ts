@@ -25,6 +25,11 @@ export interface RecordHandler {
    * With `keep`, `value` may be the pruned copy that `keep` returned.
    */
   record(value: unknown, loc: Loc, raw: Buffer | null, digest?: string): RecordOutcome;
+  /**
+   * The line at `loc` holds a key of this profile's `ClassifyRule.unique` tree twice in one object
+   * (`key`: its dotted path), called before its record, in every mode (src/input/exact.ts).
+   */
+  repeatedKey?(key: string, loc: Loc): void;
   /** End of this file. */
   end?(): void;
 }

@@ -29,7 +29,7 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /** A record of some profile, and the value a repeat of one of its keys may hold instead. */
 const TOOLS = ['t', 'rm', 'github.add_deploy_key'];
-const recordArb: fc.Arbitrary<Record<string, Json>> = fc.oneof(
+const recordArb = fc.oneof(
   fc.record({
     ts: fc.constantFrom('2026-04-01T08:00:00.000Z', '2026-04-01T08:00:01.500Z'),
     event: fc.constantFrom('llm:request', 'llm:response', 'provider:error', 'content_block:delta', 'provider:request', 'llm:request:debug'),
@@ -59,7 +59,7 @@ const recordArb: fc.Arbitrary<Record<string, Json>> = fc.oneof(
     const base = JSON.parse(JSON.stringify(decision === 'allow' ? ALLOW : DENY)) as Record<string, Json>;
     return { ...base, tool: { ...(base.tool as Record<string, Json>), name: tool } };
   }),
-);
+) as fc.Arbitrary<Record<string, Json>>;
 /** What a repeated key may hold: another kind, method, tool, id. */
 const ALT: Json[] = ['tools/call', 'tools/list', 'llm:request', 'content_block:delta', 'req', 'resp', 'allow', 'deny', 'assay.enforcement_decision.v0', 'other', 7, 'rm', 'c2'];
 

@@ -28,9 +28,15 @@ export function escapePatterns(strings: readonly string[]): Buffer[] {
  */
 export class ChunkSearch {
   private readonly at: number[];
+  /** Per pattern: the part searched (at most PROBE bytes, after a leading quote), and where it sits. */
+  private readonly probes: Array<{ probe: Buffer; off: number }>;
 
   constructor(private readonly pats: readonly Buffer[]) {
     this.at = pats.map(() => -1);
+    this.probes = pats.map((p) => {
+      const off = p[0] === 0x22 && p.length > 1 ? 1 : 0;
+      return { probe: p.subarray(off, Math.min(off + PROBE, p.length)), off };
+    });
   }
 
   get empty(): boolean {
@@ -42,26 +48,46 @@ export class ChunkSearch {
     this.at.fill(-1);
   }
 
+  /** Where pattern `i` first starts at or after `from` in `buf`, or Infinity. */
+  private find(buf: Buffer, i: number, from: number): number {
+    const p = this.pats[i]!;
+    const { probe, off } = this.probes[i]!;
+    let q = from + off;
+    for (;;) {
+      q = buf.indexOf(probe, q);
+      if (q < 0) return Infinity;
+      const start = q - off;
+      if (start >= from && start + p.length <= buf.length) {
+        let k = 0;
+        while (k < p.length && buf[start + k] === p[k]) k++;
+        if (k === p.length) return start;
+      }
+      q++;
+    }
+  }
+
   /** Whether a pattern occurs within `s..e`; `inChunk`: `buf` is the current chunk, else a buffer of its own. */
   has(buf: Buffer, s: number, e: number, inChunk: boolean): boolean {
     const pats = this.pats;
     for (let i = 0; i < pats.length; i++) {
       const p = pats[i]!;
       if (!inChunk) {
-        const q = buf.indexOf(p, s);
-        if (q >= 0 && q + p.length <= e) return true;
+        if (this.find(buf, i, s) + p.length <= e) return true;
         continue;
       }
       let a = this.at[i]!;
-      if (a !== Infinity && a < s) {
-        const q = buf.indexOf(p, s);
-        this.at[i] = a = q < 0 ? Infinity : q;
-      }
+      if (a !== Infinity && a < s) this.at[i] = a = this.find(buf, i, s);
       if (a + p.length <= e) return true;
     }
     return false;
   }
 }
+
+/**
+ * Patterns are searched by a probe of at most this many bytes: Buffer.indexOf then runs a
+ * memchr-driven search instead of setting up Boyer-Moore-Horspool on every call (lines.ts, PROBE).
+ */
+const PROBE = 6;
 
 const QUOTE = 0x22;
 const BSLASH = 0x5c;

@@ -335,7 +335,7 @@ export class LineEvaluator {
         // An escape may spell a needle or a wanted key otherwise than its bytes: JSON.parse decides.
       } else if (v === SKIP && this.uniqueApplies(buf, s, e, inChunk)) {
         // A line a profile checks for repeated keys is checked in every mode.
-      } else if (v === SKIP && this.needle(buf, s, e, inChunk) && this.keysAgain.has(buf, this.cls!.decidedAt, e, inChunk)) {
+      } else if (v === SKIP && this.keysAgain.has(buf, this.cls!.decidedAt, e, inChunk) && this.needle(buf, s, e, inChunk)) {
         // The wanted key may come again after the one that decided: JSON.parse reads the last one.
       } else return this.skipped(buf, s, e, n, terminated, bytes);
     }

@@ -31,11 +31,19 @@ export class ChunkSearch {
   /** Per pattern: the part searched (at most PROBE bytes, after a leading quote), and where it sits. */
   private readonly probes: Array<{ probe: Buffer; off: number }>;
 
-  constructor(private readonly pats: readonly Buffer[]) {
+  /**
+   * `probe`: search a short probe (for patterns found on most lines, searched once per line);
+   * otherwise the whole pattern (Boyer-Moore-Horspool from 7 bytes: for rare patterns, searched
+   * once per chunk, it skips instead of stopping at every common letter).
+   */
+  constructor(
+    private readonly pats: readonly Buffer[],
+    probe = false,
+  ) {
     this.at = pats.map(() => -1);
     this.probes = pats.map((p) => {
-      const off = p[0] === 0x22 && p.length > 1 ? 1 : 0;
-      return { probe: p.subarray(off, Math.min(off + PROBE, p.length)), off };
+      const off = probe && p[0] === 0x22 && p.length > 1 ? 1 : 0;
+      return { probe: probe ? p.subarray(off, Math.min(off + PROBE, p.length)) : p, off };
     });
   }
 

@@ -301,7 +301,7 @@ export class LineEvaluator {
     const rules = classify ?? [];
     const strings = [...needles.map((n) => n.toString('utf8')), ...rules.flatMap((r) => [r.key, ...(r.values ?? []), ...(r.prefixes ?? [])])];
     this.escapes = new ChunkSearch(escapePatterns(strings));
-    this.keysAgain = new ChunkSearch(this.cls ? this.cls.keyTokens() : []);
+    this.keysAgain = new ChunkSearch(this.cls ? this.cls.keyTokens() : [], true);
     this.unique = rules.flatMap((r) =>
       r.unique && !r.unknown ? [{ profile: r.profile, keys: r.unique.keys, needles: new ChunkSearch(r.unique.needles.map((n) => Buffer.from(n, 'utf8'))) }] : [],
     );

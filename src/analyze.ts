@@ -356,8 +356,11 @@ function profileFilePaths(profile: string | undefined): Set<string> {
   return out;
 }
 
-/** Every JSON-RPC 2.0 message holds this key, whatever its spacing. */
-const JSONRPC_KEY = Buffer.from('"jsonrpc"');
+/**
+ * Every JSON-RPC 2.0 message holds this key, whatever its spacing; a file with a `\u` escape may
+ * spell it otherwise (`"jsonr\u0070c"`), so it counts as holding it (exact, or the exact path).
+ */
+const JSONRPC_KEY = [Buffer.from('"jsonrpc"'), Buffer.from('\\u')];
 
 /** The timeline listens to the engine beside any other listener. */
 function tapTimeline(sink: EngineSink, t: TimelineCollector): void {
@@ -446,6 +449,11 @@ async function readOne(
     oversized(line, bytes) {
       collector.add(finding('OVERSIZED_LINE', { locations: [{ path, line }] }, { bytes, limit: maxLineBytes }));
       unread(line, 'oversized');
+    },
+    repeatedKey(line, profile, key, bytes) {
+      const h = handlers.find((x) => x.name === profile)?.h;
+      if (h?.repeatedKey) h.repeatedKey(key, { path, line });
+      else collector.add(finding('MALFORMED_LINE', { locations: [{ path, line }] }, { reason: 'duplicate-key', bytes }));
     },
   };
 

@@ -1,9 +1,8 @@
 /**
  * The classifier's fast path (input/classify.ts) against `--validate-all` (every line parsed):
  * the same report on lines with adversarial key orders, the kind far from the start or nested
- * below it, decoy strings holding `"event":"llm:request"`, escaped quotes and keys, non-ASCII —
- * and, where the two can differ (a kind key twice at top level), `--validate-all` flags every
- * such line.
+ * below it, decoy strings holding `"event":"llm:request"`, escaped quotes and keys, non-ASCII,
+ * and a kind key twice at top level (read as JSON.parse reads it, the last one, in both modes).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -56,9 +55,6 @@ type Line = typeof lineArb extends fc.Arbitrary<infer T> ? T : never;
 
 function render(l: Line, twice: string | null = null): string {
   const sp = l.spaces;
-  // An escaped kind beyond the scan budget is left to the needles, which never matched escapes
-  // (the behaviour before the fast path, and not what this property is about).
-  if (l.escapeValue) l = { ...l, before: l.before.filter((m) => m.k !== 'pad') };
   const seen = new Set<string>();
   const parts: string[] = [];
   const member = (k: string, v: unknown) => {
@@ -97,19 +93,15 @@ describe('classifier fast path vs --validate-all', () => {
     );
   });
 
-  it('--validate-all flags every line with a repeated kind key (the one case the two may differ)', async () => {
+  it('a line with a repeated kind key gives the same report in both modes, with no finding', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.tuple(lineArb, fc.option(fc.constantFrom(...FAMILY, ...DECOYS), { freq: 2 })), { minLength: 1, maxLength: 20 }),
         async (ls) => {
           const lines = ls.map(([l, twice]) => render({ ...l, event: l.event ?? 'x' }, twice));
           const { fast, all } = await reports(lines);
-          const flagged = all.findings
-            .filter((f) => f.code === 'MALFORMED_LINE' && (f.data as { reason: string }).reason === 'duplicate-key')
-            .map((f) => f.locations[0]!.line);
-          const repeated = ls.flatMap(([, twice], i) => (twice !== null ? [i + 1] : []));
-          expect(flagged).toEqual(repeated);
-          if (repeated.length === 0) expect(fast).toEqual(all);
+          expect(fast.findings.filter((f) => f.code === 'MALFORMED_LINE')).toEqual([]);
+          expect(fast).toEqual(all);
         },
       ),
       fcParams(Math.max(40, FUZZ_RUNS)),

@@ -240,7 +240,7 @@ describe('compare CLI edges', () => {
       expect(r.stdout).not.toMatch(/[\u001b\u202e\u2028]/);
     }
     expect(t.stdout).toContain('xy|z`<b> ');
-    expect(m.stdout).toContain('xy\\|z\\`\\<b\\>');
+    expect(m.stdout).toContain('xy\\|z\\`&lt;b&gt;');
     expect((JSON.parse(j.stdout) as CompareReport).channels[0]!.attribution.some((r) => r.caller === evil)).toBe(true);
   });
 

@@ -33,7 +33,7 @@ const MAX_NOTES = 20;
 export function mdText(s: string, max = 120): string {
   return safeText(s, max)
     .replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'))
-    .replace(/[\\`*_{}[\]!|~@$^]/g, (c) => `\\${c}`)
+    .replace(/[\\`*_{}[\]!|~@$^#]/g, (c) => `\\${c}`)
     .replace(/:(?=\/\/)/g, '\\:')
     .replace(/(www)\./gi, '$1\\.');
 }

@@ -67,6 +67,9 @@ export class BatchEvaluator {
       oversized: (line, bytes) => {
         this.items.push(0, line, bytes);
       },
+      repeatedKey: (line, profile, key, bytes) => {
+        this.items.push(-line, { profile, key }, bytes);
+      },
     };
   }
 

@@ -7,11 +7,15 @@
  * structure that does not scan, the key not found within SCAN_BUDGET bytes) gives FALLBACK: the
  * needle test decides, as before.
  *
- * Where the two can differ: a line holding a wanted key twice at top level (JSON.parse keeps the
- * last one; this reads the first), and a malformed line whose wanted key says SKIP (it is counted
- * as an ignored record, as a needle-less line always was). `--validate-all` parses every line and
- * reports each line with a repeated wanted key (MALFORMED_LINE, reason `duplicate-key`).
+ * Exact, or the exact path (docs/performance.md, "Exact or the exact path"): a wanted key seen
+ * twice before the decision gives PARSE with no claiming rule; after a SKIP, the reader
+ * (lines.ts) parses the line anyway when a wanted key occurs again after `decidedAt` or the line
+ * holds an escape that could spell one, so a repeated key is always read as JSON.parse reads it
+ * (the last one). A malformed line whose wanted key says SKIP is counted as an ignored record, as
+ * a needle-less line always was.
  */
+
+import type { KeepTree } from '../profiles/keep.js';
 
 /**
  * Where a profile's records name their kind, for one source role (data on the Profile): the
@@ -27,6 +31,12 @@ export interface ClassifyRule {
   other: 'ignored' | 'unclaimed';
   /** The key is missing, or holds something else than a string. */
   absent: 'ignored' | 'unclaimed';
+  /**
+   * Keys (a tree, as `KeepSpec.tree`) that the profile reports when one object of a line holds
+   * them twice (`RecordHandler.repeatedKey`): checked on every line that holds one of `needles`
+   * or an escape, whatever the mode (exact.ts).
+   */
+  unique?: { keys: KeepTree; needles: readonly string[] };
 }
 
 export const SKIP = 0;
@@ -74,7 +84,7 @@ function matchesText(v: string, r: RulePlan): boolean {
   return r.text.values.includes(v) || r.text.prefixes.some((p) => v.startsWith(p));
 }
 
-function isWs(c: number): boolean {
+export function isWs(c: number): boolean {
   return c <= 0x20 && (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d);
 }
 
@@ -88,7 +98,6 @@ export class LineClassifier {
   private readonly state: Uint8Array;
   private readonly vs: Int32Array;
   private readonly ve: Int32Array;
-  private readonly count: Int32Array;
   /** Per key: its value decoded, when it held escapes. */
   private readonly decoded: Array<string | null>;
   private readonly names: string[];
@@ -119,7 +128,6 @@ export class LineClassifier {
     this.state = new Uint8Array(this.keys.length);
     this.vs = new Int32Array(this.keys.length);
     this.ve = new Int32Array(this.keys.length);
-    this.count = new Int32Array(this.keys.length);
   }
 
   /** The profiles' decision from the keys seen so far; -1 while it depends on a key not yet seen. */
@@ -182,8 +190,24 @@ export class LineClassifier {
     }
   }
 
-  /** After a PARSE verdict: the index of the rule (handler) that claims the line. */
+  /** After a PARSE verdict: the index of the rule (handler) that claims the line (-1: none known). */
   parsedBy = -1;
+  /** After a PARSE or SKIP verdict: where the deciding value ends (a repeat of a wanted key can only follow). */
+  decidedAt = 0;
+
+  /** The wanted keys, as the quoted tokens the reader looks for again after a decision. */
+  keyTokens(): Buffer[] {
+    return this.names.map((n) => Buffer.from(JSON.stringify(n), 'utf8'));
+  }
+
+  /** Whether the value `v` (JSON.parse's reading of a line) is one rule `i` claims (its kind key holds one of its kinds). */
+  claims(i: number, v: unknown): boolean {
+    const r = this.rules[i];
+    if (!r || r.unknown || v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+    const name = this.names[r.k]!;
+    const x = Object.prototype.hasOwnProperty.call(v, name) ? (v as Record<string, unknown>)[name] : undefined;
+    return typeof x === 'string' && matchesText(x, r);
+  }
 
   /** `s..e`: the line without its leading blanks and CR. */
   verdict(buf: Buffer, s: number, e: number): Verdict {
@@ -202,6 +226,7 @@ export class LineClassifier {
         i++;
         while (i < e && isWs(buf[i]!)) i++;
         if (i !== e) return FALLBACK;
+        this.decidedAt = e;
         return this.decide(buf, true) as Verdict;
       }
       if (c !== QUOTE) return FALLBACK;
@@ -268,7 +293,14 @@ export class LineClassifier {
           if (i < 0) return FALLBACK;
         }
         const d = this.decide(buf, false);
-        if (d >= 0) return d as Verdict;
+        if (d >= 0) {
+          this.decidedAt = i;
+          return d as Verdict;
+        }
+      } else if (k >= 0) {
+        // A wanted key seen twice before the decision: JSON.parse decides (the last one wins).
+        this.parsedBy = -1;
+        return PARSE;
       } else {
         i = skipValue(buf, i, lim);
         if (i < 0) return FALLBACK;
@@ -281,47 +313,10 @@ export class LineClassifier {
     }
   }
 
-  /**
-   * `--validate-all`: whether a wanted key occurs more than once at the top level of this object
-   * line (keys compared decoded, escapes included), so that the first and the last differ in
-   * meaning. Reads the whole line; false for anything that is not a well-formed object.
-   */
-  repeatedKey(buf: Buffer, s: number, e: number): boolean {
-    if (buf[s] !== LBRACE) return false;
-    this.count.fill(0);
-    let i = s + 1;
-    for (;;) {
-      while (i < e && isWs(buf[i]!)) i++;
-      if (i >= e || buf[i] === RBRACE || buf[i] !== QUOTE) return false;
-      const ks = i + 1;
-      const ke = skipString(buf, i, e);
-      if (ke < 0) return false;
-      let k = -1;
-      let escaped = false;
-      for (let x = ks; x < ke - 1; x++) if (buf[x] === BSLASH) escaped = true;
-      if (!escaped) k = this.keyIndex(buf, ks, ke - 1);
-      else {
-        k = this.decodedKeyIndex(buf, i, ke);
-        if (k === -2) return false;
-      }
-      if (k >= 0 && ++this.count[k]! > 1) return true;
-      i = ke;
-      while (i < e && isWs(buf[i]!)) i++;
-      if (i >= e || buf[i] !== COLON) return false;
-      i++;
-      while (i < e && isWs(buf[i]!)) i++;
-      i = skipValue(buf, i, e);
-      if (i < 0) return false;
-      while (i < e && isWs(buf[i]!)) i++;
-      if (i >= e) return false;
-      if (buf[i] === COMMA) i++;
-      else return false; // `}`: the end, no repeat
-    }
-  }
 }
 
 /** End (after the closing quote) of the string starting at `i` (a quote), or -1 before `lim`. */
-function skipString(buf: Buffer, i: number, lim: number): number {
+export function skipString(buf: Buffer, i: number, lim: number): number {
   let p = i + 1;
   // Short strings (most keys and envelope values): a loop beats a native indexOf call.
   const near = p + 48 < lim ? p + 48 : lim;
@@ -342,7 +337,7 @@ function skipString(buf: Buffer, i: number, lim: number): number {
 }
 
 /** End of the JSON value starting at `i`, or -1 when it does not end before `lim` (not validated). */
-function skipValue(buf: Buffer, i: number, lim: number): number {
+export function skipValue(buf: Buffer, i: number, lim: number): number {
   const c = buf[i]!;
   if (c === QUOTE) return skipString(buf, i, lim);
   if (c === LBRACE || c === LBRACKET) {

@@ -2,7 +2,8 @@
  * The JSONL fast path (docs/design.md §2): a byte-level reader that finds newlines in Buffers, keeps the
  * physical line number of every record, and decides on bytes, before any decode or JSON.parse,
  * whether a line is read: by the key its profiles keep a record's kind in (classify.ts), or else by
- * the profiles' needles. Lines no profile reads are counted, never decoded.
+ * the profiles' needles. Lines no profile reads are counted, never decoded. Every such decision
+ * equals what the profiles decide on JSON.parse's reading, or the line is parsed (exact.ts).
  *
  * Every physical line lands in exactly one counter: blank, malformed, oversized, or a record
  * (either handed to the sink, or counted as `unparsed` when no profile reads it).
@@ -29,7 +30,9 @@ export function addLineCounts(into: LineCounts, d: Readonly<LineCounts>): void {
 }
 
 import { isAscii } from 'node:buffer';
+import type { KeepFunction, KeepTree } from '../profiles/keep.js';
 import { FALLBACK, LineClassifier, PARSE, SKIP, type SourceRule } from './classify.js';
+import { ChunkSearch, escapePatterns, repeatedKey } from './exact.js';
 
 export interface LineSink {
   /**
@@ -38,12 +41,14 @@ export interface LineSink {
    * `doc`: a JSON document record's bytes (documents.ts), so that records inside it can be located.
    */
   record(value: unknown, line: number, raw: Buffer | null, digest?: string, doc?: Buffer): void;
-  /**
-   * A malformed line (counted in the ledger), or with `duplicate-key` (`--validate-all`) a line
-   * that parsed but holds a classified key twice: reported, not counted as malformed.
-   */
-  malformed(line: number, reason: 'invalid-json' | 'truncated' | 'duplicate-key', bytes: number): void;
+  /** A malformed line (counted in the ledger). */
+  malformed(line: number, reason: 'invalid-json' | 'truncated', bytes: number): void;
   oversized(line: number, bytes: number): void;
+  /**
+   * A line JSON.parse accepted whose object holds a key of `profile`'s `unique` tree twice
+   * (classify.ts `ClassifyRule.unique`; `key` a dotted path of the tree), before its record.
+   */
+  repeatedKey?(line: number, profile: string, key: string, bytes: number): void;
 }
 
 export interface LineReaderOptions {
@@ -273,7 +278,12 @@ export class LineEvaluator {
   private readonly atEnd: number[];
   private readonly all: boolean;
   private readonly cls: LineClassifier | null;
-  private readonly validateAll: boolean;
+  /** Escapes that could spell a needle or a wanted key otherwise than its bytes (exact.ts). */
+  private readonly escapes: ChunkSearch;
+  /** The classifier's wanted keys, searched again after a SKIP verdict. */
+  private readonly keysAgain: ChunkSearch;
+  /** Per profile declaring `unique` keys: its tree, and the needles that make a line one to check. */
+  private readonly unique: Array<{ profile: string; keys: KeepTree; needles: ChunkSearch }>;
 
   constructor(
     needles: readonly Buffer[],
@@ -287,9 +297,15 @@ export class LineEvaluator {
     this.groups = groupNeedles(needles);
     this.at = this.groups.map(() => -1);
     this.atEnd = this.groups.map(() => -1);
-    this.validateAll = validateAll;
     this.all = validateAll || this.groups.length === 0;
     this.cls = classify && classify.length ? new LineClassifier(classify) : null;
+    const rules = classify ?? [];
+    const strings = [...needles.map((n) => n.toString('utf8')), ...rules.flatMap((r) => [r.key, ...(r.values ?? []), ...(r.prefixes ?? [])])];
+    this.escapes = new ChunkSearch(escapePatterns(strings));
+    this.keysAgain = new ChunkSearch(this.cls ? this.cls.keyTokens() : [], true);
+    this.unique = rules.flatMap((r) =>
+      r.unique && !r.unknown ? [{ profile: r.profile, keys: r.unique.keys, needles: new ChunkSearch(r.unique.needles.map((n) => Buffer.from(n, 'utf8'))) }] : [],
+    );
     // A line the first handler's rule claims reaches that handler first, and it claims it: its own
     // pruning is enough (and lets parseKept skip decoding what it never reads, e.g. `data.raw`).
     this.firstKeep = classify && classify.length ? (keeps?.get(classify[0]!.profile) ?? null) : null;
@@ -300,34 +316,73 @@ export class LineEvaluator {
   /** Call before the lines of a new buffer (the needle positions cached are per buffer). */
   newChunk(): void {
     for (let i = 0; i < this.at.length; i++) this.at[i] = this.atEnd[i] = -1;
+    this.escapes.newChunk();
+    this.keysAgain.newChunk();
+    for (const u of this.unique) u.needles.newChunk();
   }
 
   /** `s..e` is the line without CR and leading blanks; `bytes` its length as reported. */
   line(buf: Buffer, s: number, e: number, n: number, inChunk: boolean, terminated: boolean, bytes: number): void {
     let keep = this.keep;
     if (!this.all) {
-      if (this.classified(buf, s, e, inChunk) === SKIP) return this.skipped(buf, s, e, n, terminated, bytes);
-      if (this.firstKeep && this.cls!.parsedBy === 0) keep = this.firstKeep;
+      // Exact, or the exact path (exact.ts): a line is skipped only when JSON.parse's reading
+      // could not make any profile read it either.
+      const v = this.cls ? this.cls.verdict(buf, s, e) : FALLBACK;
+      if (v === PARSE) {
+        if (this.firstKeep && this.cls!.parsedBy === 0) keep = this.firstKeep;
+      } else if (v === FALLBACK && this.needle(buf, s, e, inChunk)) {
+        // A needle: parsed, as before the classifier.
+      } else if (this.escapes.has(buf, s, e, inChunk)) {
+        // An escape may spell a needle or a wanted key otherwise than its bytes: JSON.parse decides.
+      } else if (v === SKIP && this.uniqueApplies(buf, s, e, inChunk)) {
+        // A line a profile checks for repeated keys is checked in every mode.
+      } else if (v === SKIP && this.keysAgain.has(buf, this.cls!.decidedAt, e, inChunk) && this.needle(buf, s, e, inChunk)) {
+        // The wanted key may come again after the one that decided: JSON.parse reads the last one.
+      } else return this.skipped(buf, s, e, n, terminated, bytes);
     }
     const raw = buf.subarray(s, e);
     let value: unknown;
     try {
       // An ASCII line (most are) decodes the same as latin1 and UTF-8, so its pruned value needs no
       // ASCII check (parseKept's second pass). Still pruned: what reaches the profiles (and crosses
-      // from a worker) is the same whatever the line's bytes are, even for a line that repeats its
-      // kind key (docs/performance.md).
+      // from a worker) is the same whatever the line's bytes are (docs/performance.md).
       if (isAscii(raw)) {
         const v: unknown = JSON.parse(buf.toString('latin1', s, e));
+        // The first rule claimed the line on its first kind key; it is pruned by that profile's
+        // keep only if JSON.parse's reading (the last one) is still its kind.
+        if (keep !== this.keep && !this.cls!.claims(0, v)) keep = this.keep;
         value = keep ? keep(v) : v;
-      } else value = keep ? parseKept(buf, s, e, keep) : JSON.parse(buf.toString('utf8', s, e));
+      } else {
+        value = keep ? parseKept(buf, s, e, keep) : JSON.parse(buf.toString('utf8', s, e));
+        if (keep !== this.keep && !this.cls!.claims(0, value)) value = this.keep ? parseKept(buf, s, e, this.keep) : JSON.parse(buf.toString('utf8', s, e));
+      }
     } catch {
       this.ledger.malformed++;
       this.sink.malformed(n, terminated ? 'invalid-json' : 'truncated', bytes);
       return;
     }
-    if (this.validateAll && this.cls?.repeatedKey(buf, s, e)) this.sink.malformed(n, 'duplicate-key', bytes);
+    if (this.unique.length > 0) {
+      // Every line a profile checks (one of its needles, or an escape), in every mode: the
+      // report is the same with and without --validate-all.
+      const esc = this.escapes.has(buf, s, e, inChunk);
+      for (const u of this.unique) {
+        if (!esc && !u.needles.has(buf, s, e, inChunk)) continue;
+        const k = repeatedKey(buf, s, e, u.keys);
+        if (k !== null) this.sink.repeatedKey?.(n, u.profile, k, bytes);
+      }
+    }
     this.ledger.parsed++;
     this.sink.record(value, n, raw);
+  }
+
+  /** Whether a profile's `unique` check applies to this line (one of its needles). */
+  private uniqueApplies(buf: Buffer, s: number, e: number, inChunk: boolean): boolean {
+    for (const u of this.unique) if (u.needles.has(buf, s, e, inChunk)) return true;
+    return false;
+  }
+
+  private needle(buf: Buffer, s: number, e: number, inChunk: boolean): boolean {
+    return inChunk ? this.hasNeedleInChunk(buf, s, e) : this.hasNeedle(buf, s, e);
   }
 
   /** A line no profile reads: counted, not parsed (a cut last line is malformed, whatever it held). */
@@ -339,15 +394,6 @@ export class LineEvaluator {
       return;
     }
     this.ledger.unparsed++;
-  }
-
-  /** PARSE or SKIP: by the key where the profiles keep it, else (FALLBACK) by the needles. */
-  private classified(buf: Buffer, s: number, e: number, inChunk: boolean): typeof PARSE | typeof SKIP {
-    if (this.cls) {
-      const v = this.cls.verdict(buf, s, e);
-      if (v !== FALLBACK) return v;
-    }
-    return (inChunk ? this.hasNeedleInChunk(buf, s, e) : this.hasNeedle(buf, s, e)) ? PARSE : SKIP;
   }
 
   /** The next needle of group `g` in `buf` at or after `from`, searching no further than `limit`. */
@@ -401,9 +447,12 @@ export class LineEvaluator {
  * strings came from ASCII bytes (any byte >= 0x80 becomes a char >= 0x80 in latin1), so they are
  * exactly what a UTF-8 parse gives. Otherwise the line is parsed again from UTF-8. Validity is the
  * same either way: bytes >= 0x80 are legal only inside strings, under both decodings, and neither
- * decoding turns them into quotes, backslashes or control characters.
+ * decoding turns them into quotes, backslashes or control characters. The pruning must name ASCII
+ * keys only (`KeepFunction.asciiKeys`): a key written in UTF-8 bytes reads as another string in
+ * latin1, so a non-ASCII key it names would be dropped; such a keep prunes the UTF-8 reading.
  */
 export function parseKept(buf: Buffer, s: number, e: number, keep: (value: unknown) => unknown): unknown {
+  if ((keep as KeepFunction).asciiKeys === false) return keep(JSON.parse(buf.toString('utf8', s, e)));
   const kept = keep(JSON.parse(buf.toString('latin1', s, e)));
   return asciiOnly(kept) ? kept : keep(JSON.parse(buf.toString('utf8', s, e)));
 }

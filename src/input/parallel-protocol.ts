@@ -28,8 +28,8 @@ export interface BatchIn {
 
 /**
  * `items` in line order, three entries each, line numbers counted from 1 within the batch:
- * `line, value, digest` (a record), `-line, reason, bytes` (a malformed line), `0, line, bytes`
- * (an oversized line). `ledger`: the batch's counts.
+ * `line, value, digest` (a record), `-line, reason, bytes` (a malformed line), `-line, {profile,
+ * key}, bytes` (a repeated key, before its record), `0, line, bytes` (an oversized line). `ledger`: the batch's counts.
  */
 export interface BatchOut {
   seq: number;

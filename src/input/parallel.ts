@@ -318,7 +318,11 @@ export class ParallelLineReader {
         for (let i = 0; i < it.length; i += 3) {
           const k = it[i] as number;
           if (k > 0) this.sink.record(it[i + 1], base + k, null, it[i + 2] as string);
-          else if (k < 0) this.sink.malformed(base - k, it[i + 1] as 'invalid-json' | 'truncated' | 'duplicate-key', it[i + 2] as number);
+          else if (k < 0) {
+            const r = it[i + 1] as 'invalid-json' | 'truncated' | { profile: string; key: string };
+            if (typeof r === 'string') this.sink.malformed(base - k, r, it[i + 2] as number);
+            else this.sink.repeatedKey?.(base - k, r.profile, r.key, it[i + 2] as number);
+          }
           else this.sink.oversized(base + (it[i + 1] as number), it[i + 2] as number);
         }
       }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseKept, asciiOnly } from './lines.js';
 import { amplifierKeep } from '../profiles/amplifier.js';
+import { keepFunction } from '../profiles/keep.js';
 
 /** What the UTF-8 path gives: the kept value, or 'invalid'. */
 function viaUtf8(b: Buffer): unknown {
@@ -72,5 +73,15 @@ describe('parseKept (latin1 parse + keep)', () => {
     let deep: unknown = 'x';
     for (let i = 0; i < 100_000; i++) deep = [deep];
     expect(asciiOnly(deep)).toBe(true);
+  });
+});
+
+describe('parseKept with a keep that names non-ASCII keys', () => {
+  it('keeps a key written in UTF-8 bytes, as the UTF-8 reading does', () => {
+    const keep = keepFunction({ tree: { événement: true, a: true, 'n\u00e9': { x: true } } })!;
+    for (const s of ['{"événement":"x","a":1}', '{"\u00e9v\u00e9nement":"x","a":1}', '{"né":{"x":1,"y":2},"a":"ü"}']) {
+      const b = Buffer.from(s);
+      expect(parseKept(b, 0, b.length, keep)).toEqual(keep(JSON.parse(s)));
+    }
   });
 });

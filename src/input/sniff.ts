@@ -103,13 +103,15 @@ export function sniff(head: Buffer, name: string, ended: boolean): Sniffed | nul
 }
 
 /**
- * Whether a file holds a byte string anywhere (gzip detected by its magic bytes), read as a stream
+ * Whether a file holds one of some byte strings anywhere (gzip detected by its magic bytes), read as a stream
  * and stopped at the first hit: a cheap look before the pass, e.g. "does this --upstream log hold
  * any JSON-RPC message at all?". Only a regular file is looked into (after following links): a
  * FIFO would be consumed by the look and a device read forever, so they count as "may hold it"
  * and the pass itself reads (or skips) them.
  */
-export async function fileContains(file: string | Buffer, needle: Buffer): Promise<boolean> {
+export async function fileContains(file: string | Buffer, needles: Buffer | readonly Buffer[]): Promise<boolean> {
+  const list = Buffer.isBuffer(needles) ? [needles] : needles;
+  const longest = Math.max(1, ...list.map((n) => n.length));
   let fh: FileHandle;
   try {
     fh = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -127,8 +129,8 @@ export async function fileContains(file: string | Buffer, needle: Buffer): Promi
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) {
         const buf = tail.length ? Buffer.concat([tail, chunk]) : chunk;
-        if (buf.includes(needle)) return true;
-        tail = buf.subarray(Math.max(0, buf.length - needle.length + 1));
+        if (list.some((n) => buf.includes(n))) return true;
+        tail = buf.subarray(Math.max(0, buf.length - longest + 1));
       }
       return false;
     } catch {

@@ -83,9 +83,35 @@ export function combinedKeep(profiles: readonly Profile[]): KeepSpec | null {
   return unionKeep(profiles.map((p) => p.keep!));
 }
 
+/**
+ * A pruning function; `asciiKeys` false when its spec names a non-ASCII key or prefix (then a line
+ * must be pruned from its UTF-8 reading: lines.ts parseKept).
+ */
+export type KeepFunction = ((value: unknown) => unknown) & { readonly asciiKeys?: boolean };
+
+const NON_ASCII = /[^\u0000-\u007f]/;
+
+function treeIsAscii(tree: KeepTree): boolean {
+  for (const k of Object.keys(tree)) {
+    if (NON_ASCII.test(k)) return false;
+    const n = tree[k]!;
+    if (n !== true && !treeIsAscii(n)) return false;
+  }
+  return true;
+}
+
+/** Whether every key and prefix a spec names is ASCII. */
+export function keepIsAscii(spec: KeepSpec): boolean {
+  return treeIsAscii(spec.tree) && (spec.whole ?? []).every((w) => !NON_ASCII.test(w.key) && w.prefixes.every((p) => !NON_ASCII.test(p)));
+}
+
+function pruner(spec: KeepSpec): KeepFunction {
+  return Object.assign((v: unknown) => applyKeep(spec, v), { asciiKeys: keepIsAscii(spec) });
+}
+
 /** The pruning function of a spec (null: keep everything). */
-export function keepFunction(spec: KeepSpec | null): ((value: unknown) => unknown) | null {
-  return spec === null ? null : (v) => applyKeep(spec, v);
+export function keepFunction(spec: KeepSpec | null): KeepFunction | null {
+  return spec === null ? null : pruner(spec);
 }
 
 /** Each profile's own `keep` spec, by profile name (the reader prunes a line a classify rule gave to one profile). */
@@ -96,6 +122,6 @@ export function profileKeeps(profiles: readonly Profile[]): Record<string, KeepS
 }
 
 /** The pruning functions of `profileKeeps`. */
-export function keepFunctions(specs: Readonly<Record<string, KeepSpec>>): Map<string, (value: unknown) => unknown> {
-  return new Map(Object.entries(specs).map(([name, spec]) => [name, (v: unknown) => applyKeep(spec, v)]));
+export function keepFunctions(specs: Readonly<Record<string, KeepSpec>>): Map<string, KeepFunction> {
+  return new Map(Object.entries(specs).map(([name, spec]) => [name, pruner(spec)]));
 }

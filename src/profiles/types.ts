@@ -31,6 +31,11 @@ export interface RecordHandler {
    * `reason` is the MALFORMED_LINE reason, `oversized`, `unusable` or `input-error`).
    */
   unread?(loc: Loc, reason: string): void;
+  /**
+   * The line at `loc` holds a key of this profile's `ClassifyRule.unique` tree twice in one object
+   * (`key`: its dotted path), called before its record, in every mode (src/input/exact.ts).
+   */
+  repeatedKey?(key: string, loc: Loc): void;
   /** End of this file. */
   end?(): void;
 }

@@ -38,6 +38,7 @@ export const FINDING_CODES = {
   UNREADABLE_TIME: 'warning',
   /** A terminal stamped before its request: the clocks disagree; reported, never corrected. */
   CLOCK_SKEW: 'note',
+  DUPLICATE_KEY: 'error',
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;
@@ -84,14 +85,20 @@ export interface FindingDataMap {
   CLOCK_SKEW: { requestTime: number; terminalTime: number; skewMs: number; id: string | null };
   /**
    * `unusable`: valid JSON that no profile could handle (counted as an ignored record);
-   * `duplicate-key` (`--validate-all`): valid JSON holding a key the reader classifies by twice at
-   * top level (read as JSON.parse reads it, the last one; the fast path reads the first).
+   * `duplicate-key`: valid JSON holding twice a key a profile checks for repeats, when that
+   * profile has no finding of its own for it (read as JSON.parse reads it: the last one).
    */
   MALFORMED_LINE: { reason: 'invalid-json' | 'truncated' | 'not-an-object' | 'unusable' | 'duplicate-key'; bytes: number };
   OVERSIZED_LINE: { bytes: number; limit: number };
   /** `path`: the input (or directory entry) that failed; `byteOffset`: bytes read from it before the failure. */
   INPUT_ERROR: { error: string; byteOffset: number | null; path?: string };
   UNSUPPORTED_SCHEMA: { schema: string };
+  /**
+   * One object of an Assay line (a decision record, a caller or upstream JSON-RPC message) holds a
+   * key the audit reads twice (`key`: its dotted path, e.g. `method`, `params.name`): JSON.parse
+   * reads the last one, a first-wins parser the first, so two parsers disagree about what was sent.
+   */
+  DUPLICATE_KEY: { key: string };
   /** `kind: 'malformed'`: a field has the wrong JSON type; otherwise the record contradicts itself or its vocabulary. */
   INCONSISTENT_RECORD: { problems: string[]; kind?: 'inconsistent' | 'malformed' };
   /** `id`: the engine key the arrival and the deny record share (a correlation id, or `jsonrpc:…`); `deny`: where the deny record is. */

@@ -58,12 +58,14 @@ export function findingMessage(f: Finding): string {
     case 'MALFORMED_LINE':
       if (f.data.reason === 'unusable') return `record could not be used (${f.data.bytes} bytes), counted as ignored`;
       if (f.data.reason === 'duplicate-key')
-        return `a key that names the record's kind appears twice (${f.data.bytes} bytes): read as the last one; without --validate-all the first one decides`;
+        return `a key the profile reads appears twice (${f.data.bytes} bytes): read as the last one`;
       return f.data.reason === 'truncated' ? `truncated line (${f.data.bytes} bytes): a write cut short` : `not valid JSON (${f.data.bytes} bytes)`;
     case 'OVERSIZED_LINE':
       return `line of ${f.data.bytes} bytes over the ${f.data.limit}-byte limit, skipped`;
     case 'INPUT_ERROR':
       return `read failed${f.data.byteOffset === null ? '' : ` at byte ${f.data.byteOffset}`}: ${f.data.error}; what was read is kept`;
+    case 'DUPLICATE_KEY':
+      return `key ${f.data.key} appears twice in one object: read as the last one, as JSON.parse reads it; a parser keeping the first reads another message`;
     case 'UNSUPPORTED_SCHEMA':
       return `unsupported schema ${f.data.schema}`;
     case 'INCONSISTENT_RECORD':

@@ -198,6 +198,7 @@ const DATA: Record<FindingCode, Check> = {
   OVERSIZED_LINE: obj({ bytes: uint, limit: uint }),
   INPUT_ERROR: obj({ error: str, byteOffset: nullable(uint) }, { path: str }),
   UNSUPPORTED_SCHEMA: obj({ schema: str }),
+  DUPLICATE_KEY: obj({ key: str }),
   INCONSISTENT_RECORD: obj({ problems: arr(str) }, { kind: oneOf(['inconsistent', 'malformed']) }),
   DENIED_BUT_DELIVERED: obj(
     { tool: nullable(str), id: nullable(str) },

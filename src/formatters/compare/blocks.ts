@@ -4,6 +4,7 @@
  * string goes through `safeText` (and Markdown escaping in the Markdown formatter).
  */
 import { loc, safeText } from '../safe.js';
+import { mdText } from '../markdown.js';
 import { msText, num as numText, pct } from '../present.js';
 import type { AttributionRow, CompareChannel, CompareReport, Diff, StrategyCounts, StrategyName } from '../../compare/compare.js';
 import { STRATEGIES } from '../../compare/compare.js';
@@ -179,9 +180,9 @@ export function cleanBlocks(c: CompareReport): Block[] {
   return blocks(c).map((b) => (b.kind === 'table' ? { ...b, rows: b.rows.map((r) => r.map(oneLine)) } : { ...b, text: oneLine(b.text) }));
 }
 
-/** Markdown cell: already safeText'd; escape what Markdown and HTML would act on. */
+/** Markdown text: already safeText'd (and cut); escaped by the one Markdown escaping function, which also breaks autolinks. */
 function md(s: string): string {
-  return s.replace(/[\\`*_[\]<>|#]/g, (ch) => `\\${ch}`);
+  return mdText(s, Infinity);
 }
 
 /** Blocks (compare's, trace's) as GitHub-flavoured Markdown under a `## title`. */

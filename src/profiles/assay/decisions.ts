@@ -10,6 +10,7 @@ import { checkId, type IdKey, makeEvent } from '../event.js';
 import type { ProfileContext, RecordHandler, RecordOutcome } from '../types.js';
 import { asObject, asString } from '../types.js';
 import { DECISION_CHANNEL, DELIVERY_CHANNEL } from './channels.js';
+import { duplicateKey } from './duplicates.js';
 import { type DenyEntry, MAX_SCHEMA_CHARS, NOTE_ALLOWED_NOT_OBSERVED, RUN_SCOPE } from './options.js';
 import { unreadLine } from './logs.js';
 import { producerToolName } from './rpc.js';
@@ -30,6 +31,7 @@ export function decisionHandler(run: AssayRun, ctx: ProfileContext): RecordHandl
   const one = decisionRecord(run, ctx);
   return {
     unread: unreadLine(run),
+    repeatedKey: duplicateKey(null, ctx),
     record(value: unknown, loc: Loc): RecordOutcome {
       const top = asObject(value);
       if (!top) return 'unclaimed';

@@ -29,6 +29,7 @@ import type { AssaySummary } from '../../report/assay.js';
 import type { Profile, ProfileContext, RecordHandler } from '../types.js';
 import { ASSAY_KEEP, DECISION_CHANNEL, DELIVERY_CHANNEL } from './channels.js';
 import { decisionHandler } from './decisions.js';
+import { ASSAY_NEEDLES, assayUnique } from './duplicates.js';
 import { classifyArrival, evicted, judgeSuspects, reportUnverified } from './delivery.js';
 import { callerHandler, upstreamHandler } from './logs.js';
 import type { AssayOptions } from './options.js';
@@ -46,11 +47,11 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
     name: 'assay',
     channels: [DECISION_CHANNEL, DELIVERY_CHANNEL],
     // `initialize` is read too: a repeated handshake is several runs in one file set.
-    needles: ['"assay.', '"tools/call"', '"initialize"'],
+    needles: ASSAY_NEEDLES,
     classify: {
-      capture: { key: 'schema', prefixes: ['assay.'], other: 'unclaimed', absent: 'unclaimed' },
-      caller: { key: 'method', values: ['tools/call', 'initialize'], other: 'ignored', absent: 'ignored' },
-      upstream: { key: 'method', values: ['tools/call', 'initialize'], other: 'ignored', absent: 'ignored' },
+      capture: { key: 'schema', prefixes: ['assay.'], other: 'unclaimed', absent: 'unclaimed', unique: assayUnique('capture', run.key) },
+      caller: { key: 'method', values: ['tools/call', 'initialize'], other: 'ignored', absent: 'ignored', unique: assayUnique('rpc', run.key) },
+      upstream: { key: 'method', values: ['tools/call', 'initialize'], other: 'ignored', absent: 'ignored', unique: assayUnique('rpc', run.key) },
     },
     keep: ASSAY_KEEP,
     open(source: Source, ctx: ProfileContext): RecordHandler | null {

@@ -8,6 +8,7 @@ import { checkId, derivedKey, type IdKey, makeEvent } from '../event.js';
 import type { ProfileContext, RecordHandler, RecordOutcome } from '../types.js';
 import { asObject } from '../types.js';
 import { DECISION_CHANNEL, DELIVERY_CHANNEL } from './channels.js';
+import { duplicateKey } from './duplicates.js';
 import { CALLER_LOG, NOTE_NO_DECISION_RECORD, RESERVED_ID_PREFIX, RUN_SCOPE, UPSTREAM_LOG } from './options.js';
 import { checkJsonRpcId, producerToolName, rpcKeyOf, type RpcCall } from './rpc.js';
 import type { AssayRun } from './run.js';
@@ -58,6 +59,7 @@ function preRead(run: AssayRun, value: unknown, loc: Loc, role: 'caller' | 'upst
 export function callerHandler(run: AssayRun, ctx: ProfileContext): RecordHandler {
   return {
     unread: unreadLine(run),
+    repeatedKey: duplicateKey(DECISION_CHANNEL.name, ctx),
     record(value: unknown, loc: Loc): RecordOutcome {
       const pre = preRead(run, value, loc, 'caller');
       if (pre !== null) return pre;
@@ -104,6 +106,7 @@ export function callerHandler(run: AssayRun, ctx: ProfileContext): RecordHandler
 export function upstreamHandler(run: AssayRun, ctx: ProfileContext): RecordHandler {
   return {
     unread: unreadLine(run),
+    repeatedKey: duplicateKey(DELIVERY_CHANNEL.name, ctx),
     record(value: unknown, loc: Loc): RecordOutcome {
       const pre = preRead(run, value, loc, 'upstream');
       if (pre !== null) return pre;

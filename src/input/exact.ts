@@ -1,0 +1,172 @@
+/**
+ * Exact, or the exact path (docs/performance.md, "Exact or the exact path"; docs/guarantees.md):
+ * every decision the reader takes on a line's bytes — the classifier's verdict (classify.ts), the
+ * needle test (lines.ts) — must equal what the profiles decide on JSON.parse's reading of it, or
+ * the line is parsed and they decide on the value. Bytes and JSON.parse can disagree on two
+ * things only: a key written twice (JSON.parse keeps the last one), and a string spelled with an
+ * escape that the byte test does not list (`\u0065` for `e`, `\/` for `/`). This module holds the
+ * cheap tests that find the lines that may hold either, and the exact test for a repeated key.
+ */
+import type { KeepTree } from '../profiles/keep.js';
+import { isWs, skipString, skipValue } from './classify.js';
+
+/**
+ * The escapes that can spell a string differently from its JSON.stringify form: `\u` (any
+ * character), and `\/` when one of `strings` (needles, keys, kinds) holds a `/`. Every other
+ * escape is the one spelling of its character, the one JSON.stringify writes.
+ */
+export function escapePatterns(strings: readonly string[]): Buffer[] {
+  const out = [Buffer.from('\\u', 'latin1')];
+  if (strings.some((s) => s.includes('/'))) out.push(Buffer.from('\\/', 'latin1'));
+  return out;
+}
+
+/**
+ * Fixed byte patterns searched line after line: each pattern's next occurrence in the current
+ * buffer is cached (as the needles' are), so a chunk costs one native search per pattern
+ * occurrence, not one per line. Calls for one buffer must come with non-decreasing `s`.
+ */
+export class ChunkSearch {
+  private readonly at: number[];
+  /** Per pattern: the part searched (at most PROBE bytes, after a leading quote), and where it sits. */
+  private readonly probes: Array<{ probe: Buffer; off: number }>;
+
+  /**
+   * `probe`: search a short probe (for patterns found on most lines, searched once per line);
+   * otherwise the whole pattern (Boyer-Moore-Horspool from 7 bytes: for rare patterns, searched
+   * once per chunk, it skips instead of stopping at every common letter).
+   */
+  constructor(
+    private readonly pats: readonly Buffer[],
+    probe = false,
+  ) {
+    this.at = pats.map(() => -1);
+    this.probes = pats.map((p) => {
+      const off = probe && p[0] === 0x22 && p.length > 1 ? 1 : 0;
+      return { probe: probe ? p.subarray(off, Math.min(off + PROBE, p.length)) : p, off };
+    });
+  }
+
+  get empty(): boolean {
+    return this.pats.length === 0;
+  }
+
+  /** Call before the lines of a new buffer. */
+  newChunk(): void {
+    this.at.fill(-1);
+  }
+
+  /** Where pattern `i` first starts at or after `from` in `buf`, or Infinity. */
+  private find(buf: Buffer, i: number, from: number): number {
+    const p = this.pats[i]!;
+    const { probe, off } = this.probes[i]!;
+    let q = from + off;
+    for (;;) {
+      q = buf.indexOf(probe, q);
+      if (q < 0) return Infinity;
+      const start = q - off;
+      if (start >= from && start + p.length <= buf.length) {
+        let k = 0;
+        while (k < p.length && buf[start + k] === p[k]) k++;
+        if (k === p.length) return start;
+      }
+      q++;
+    }
+  }
+
+  /** Whether a pattern occurs within `s..e`; `inChunk`: `buf` is the current chunk, else a buffer of its own. */
+  has(buf: Buffer, s: number, e: number, inChunk: boolean): boolean {
+    const pats = this.pats;
+    for (let i = 0; i < pats.length; i++) {
+      const p = pats[i]!;
+      if (!inChunk) {
+        if (this.find(buf, i, s) + p.length <= e) return true;
+        continue;
+      }
+      let a = this.at[i]!;
+      if (a !== Infinity && a < s) this.at[i] = a = this.find(buf, i, s);
+      if (a + p.length <= e) return true;
+    }
+    return false;
+  }
+}
+
+/**
+ * Patterns are searched by a probe of at most this many bytes: Buffer.indexOf then runs a
+ * memchr-driven search instead of setting up Boyer-Moore-Horspool on every call (lines.ts, PROBE).
+ */
+const PROBE = 6;
+
+const QUOTE = 0x22;
+const BSLASH = 0x5c;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+
+/**
+ * The first key of `tree` that one object of the line `s..e` holds twice — keys compared decoded,
+ * as JSON.parse compares them; nested objects are looked into where `tree` has a subtree — as a
+ * dotted path (`params.name`), or null. Null too for a line that is not one object: call it on
+ * lines JSON.parse accepted.
+ */
+export function repeatedKey(buf: Buffer, s: number, e: number, tree: KeepTree): string | null {
+  const r = scanObject(buf, s, e, tree, '');
+  return typeof r === 'string' ? r : null;
+}
+
+function own(tree: KeepTree, k: string): true | KeepTree | undefined {
+  return Object.prototype.hasOwnProperty.call(tree, k) ? tree[k] : undefined;
+}
+
+/** A repeated key's path, or where the object at `i` ends, or -1 when it does not scan. */
+function scanObject(buf: Buffer, i: number, e: number, tree: KeepTree, prefix: string): string | number {
+  if (buf[i] !== LBRACE) return -1;
+  const seen = new Set<string>();
+  i++;
+  while (i < e && isWs(buf[i]!)) i++;
+  if (buf[i] === RBRACE) return i + 1;
+  for (;;) {
+    while (i < e && isWs(buf[i]!)) i++;
+    if (i >= e || buf[i] !== QUOTE) return -1;
+    const ke = skipString(buf, i, e);
+    if (ke < 0) return -1;
+    let escaped = false;
+    for (let x = i + 1; x < ke - 1; x++) {
+      if (buf[x] === BSLASH) {
+        escaped = true;
+        break;
+      }
+    }
+    let key: string;
+    try {
+      key = escaped ? (JSON.parse(buf.toString('utf8', i, ke)) as string) : buf.toString('utf8', i + 1, ke - 1);
+    } catch {
+      return -1;
+    }
+    i = ke;
+    while (i < e && isWs(buf[i]!)) i++;
+    if (i >= e || buf[i] !== COLON) return -1;
+    i++;
+    while (i < e && isWs(buf[i]!)) i++;
+    if (i >= e) return -1;
+    const node = own(tree, key);
+    if (node !== undefined) {
+      if (seen.has(key)) return prefix + key;
+      seen.add(key);
+    }
+    if (node !== undefined && node !== true && buf[i] === LBRACE) {
+      const r = scanObject(buf, i, e, node, `${prefix}${key}.`);
+      if (typeof r === 'string' || r < 0) return r;
+      i = r;
+    } else {
+      i = skipValue(buf, i, e);
+      if (i < 0) return -1;
+    }
+    while (i < e && isWs(buf[i]!)) i++;
+    if (i >= e) return -1;
+    if (buf[i] === COMMA) i++;
+    else if (buf[i] === RBRACE) return i + 1;
+    else return -1;
+  }
+}

@@ -44,7 +44,8 @@ export async function withReportOutputs(a: ReportRunArgs, reads: InputArgsLists,
     if (a.stepSummary) await writeStepSummary(report, process.env, plain);
     if (main) await writeOutput(main, text);
     else await writeStdout(text);
-    settleGate(report.gate);
+    // The table ends with the verdict: on a terminal that is also stderr, once is enough.
+    settleGate(report.gate, toTTY && a.format === 'table' && process.stderr.isTTY === true);
   } finally {
     await abortAll(outs);
   }

@@ -56,7 +56,7 @@ ${callpair} merge shards/*.json -o merged.json || [ $? -eq 1 ]`;
     const dir = tmpDir();
     // A python3 that cannot import Dask (no site-packages), first on PATH: a venv's, pyenv's, conda's.
     writeFileSync(path.join(dir, 'python3'), '#!/bin/sh\nexec /usr/bin/python3 -S "$@"\n', { mode: 0o755 });
-    const env = { ...process.env, PATH: `${dir}${path.delimiter}${process.env.PATH}` };
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${dir}${path.delimiter}${process.env.PATH}` };
     delete env.CALLPAIR_DASK_REEXEC;
     expect(spawnSync('python3', ['-c', 'import distributed'], { env }).status).not.toBe(0);
     const r = spawnSync('python3', [path.join(ROOT, 'examples', 'dask', 'run.py'), '--help'], { env, encoding: 'utf8', timeout: 60_000 });

@@ -2,12 +2,14 @@
 /**
  * The CLI as one bundled entry (issue 13, start-up): after `tsc` has built dist/ (the library and
  * its types), esbuild bundles src/cli/main.ts and the reader worker into dist/cli/main.js and
- * dist/cli/worker.js, with what a run may not need (JSON documents' stream-json, say) in chunks
+ * dist/cli/worker.js, with what a run may not need (the yargs command tree, say) in chunks
  * loaded on demand. Resolving and compiling ~100 modules at every start is what it saves.
  * Then the fast path of a plain `analyze` run as dist/cli/fast.cjs and its V8 code cache
- * (docs/performance.md#start-up).
+ * (docs/performance.md#start-up), and the GitHub Action's self-contained copy under action/bin/
+ * (scripts/action-bundle.mjs).
  */
 import { build } from 'esbuild';
+import { actionBundle, common } from './action-bundle.mjs';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -20,20 +22,9 @@ const out = path.join(ROOT, 'dist', 'cli');
 rmSync(path.join(out, 'chunks'), { recursive: true, force: true });
 rmSync(path.join(out, 'fast.cjs.cache'), { force: true });
 
-/** What both bundles share. */
-const common = {
-  absWorkingDir: ROOT,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  minifySyntax: true,
-  minifyWhitespace: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-};
-
 await build({
   ...common,
+  absWorkingDir: ROOT,
   entryPoints: { main: 'src/cli/main.ts', worker: 'src/input/worker.ts' },
   outdir: out,
   chunkNames: 'chunks/[name]-[hash]',
@@ -49,6 +40,7 @@ await build({
 // the build; the cache written below repeats it, so a cache never meets another build's code.
 await build({
   ...common,
+  absWorkingDir: ROOT,
   entryPoints: ['src/cli/fast-main.ts'],
   outfile: path.join(out, 'fast.cjs'),
   format: 'cjs',
@@ -57,6 +49,9 @@ await build({
   banner: { js: "const __cpImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   footer: { js: `//callpair-build:${randomBytes(8).toString('hex')}` },
 });
+
+await build(actionBundle(ROOT));
+
 const cache = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'code-cache.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
 // Without a cache the fast path still runs, only slower: a failure here is reported, not fatal.
 if (cache.status !== 0) console.error(`scripts/code-cache.mjs failed (exit ${cache.status}): dist/cli/fast.cjs runs without a code cache\n${cache.stderr}`);

@@ -144,8 +144,8 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
   it('junit', async () => {
     expect(await seed('junit')).toMatchInlineSnapshot(`
       "<?xml version="1.0" encoding="UTF-8"?>
-      <testsuites name="callpair 0.0.0" tests="1" failures="0" errors="0">
-        <testsuite name="fixtures/seed-trace.jsonl" tests="1" failures="0" errors="0" skipped="0">
+      <testsuites name="callpair 0.0.0" tests="1" failures="0" errors="0" time="0">
+        <testsuite name="fixtures/seed-trace.jsonl" tests="1" failures="0" errors="0" skipped="0" time="0">
           <properties>
             <property name="profile" value="amplifier"/>
             <property name="lines" value="8"/>
@@ -153,10 +153,11 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
             <property name="ignored" value="2"/>
             <property name="malformed" value="0"/>
             <property name="oversized" value="0"/>
+            <property name="time" value="not measured: gate checks are evaluated on the report"/>
             <property name="channel.llm.pairs" value="3"/>
             <property name="channel.llm.failed" value="1"/>
           </properties>
-          <testcase name="error-findings" classname="callpair.gate.capture"/>
+          <testcase name="error-findings" classname="callpair.fixtures/seed-trace.jsonl" time="0"/>
         </testsuite>
       </testsuites>
       "
@@ -205,6 +206,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
                 "CROSSED_PAIR": 2,
               },
               "findingsOmitted": {},
+              "resultsOmitted": 0,
             },
             "results": [
               {
@@ -226,7 +228,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
                   "text": "FIFO would give the summarizer terminal to the agent request (true partner: summarizer)",
                 },
                 "partialFingerprints": {
-                  "callpairFinding/v1": "1bdfc982817dcbdbcb60eeb273ac69a5",
+                  "callpairFinding/v2": "372f3d45e292d76284501e6dafd7ca45",
                 },
                 "properties": {
                   "channel": "llm",
@@ -280,7 +282,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
                   "text": "FIFO would give the agent terminal to the summarizer request (true partner: agent)",
                 },
                 "partialFingerprints": {
-                  "callpairFinding/v1": "cc479871cf68d55a46870189ca1580f4",
+                  "callpairFinding/v2": "7adc2439e84a80406bc1d63d2b42b031",
                 },
                 "properties": {
                   "channel": "llm",
@@ -318,6 +320,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
             ],
             "tool": {
               "driver": {
+                "informationUri": "https://github.com/callpair/callpair",
                 "name": "callpair",
                 "rules": [
                   "callpair/INPUT_ERROR error",

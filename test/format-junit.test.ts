@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { amp, analyzeLines, resetClock, tmpDir, writeCapture } from './helpers.js';
 import { analyze } from '../src/analyze.js';
 import { renderJunit } from '../src/formatters/junit.js';
@@ -61,3 +64,34 @@ describe('junit', () => {
     expect((suites[1]!.testcase[1]!.failure as Record<string, string>)['#text']).toBe(`${b}:1 ORPHAN_REQUEST request from main never closed (0 ms before the end of its scope)`);
   });
 });
+
+describe('junit in a JUnit reader (test-results-parser)', () => {
+  it('every suite and case has a duration (no NaN) and each capture its own classname', async () => {
+    const dir = tmpDir();
+    resetClock();
+    const files = ['a.jsonl', 'b.jsonl', 'c.jsonl'].map((name) => writeCapture([amp({ event: 'llm:request', id: `r-${name}`, provider: 'p', model: 'm', caller: 'main' })], name, dir));
+    const report = await analyze({ inputs: files, gate: { maxOrphanRequests: 0, maxAmbiguous: 5 } });
+    const file = path.join(dir, 'callpair.junit.xml');
+    writeFileSync(file, renderJunit(report));
+    const { parse: readJunit } = createRequire(import.meta.url)('test-results-parser') as { parse(o: { type: string; files: string[] }): JunitResult };
+    const result = readJunit({ type: 'junit', files: [file] });
+    expect(result.total).toBe(9);
+    expect(result.failed).toBe(3);
+    expect(Number.isNaN(result.duration)).toBe(false);
+    for (const s of result.suites) {
+      expect(Number.isNaN(s.duration), s.name).toBe(false);
+      for (const c of s.cases) expect(Number.isNaN(c.duration), `${s.name} ${c.name}`).toBe(false);
+    }
+    const doc = parse(renderJunit(report));
+    const keys = doc.testsuites.testsuite.flatMap((s: { testcase: Array<Record<string, string>> }) => s.testcase.map((c) => `${c['@classname']} ${c['@name']}`));
+    expect(new Set(keys).size, 'classname + name tells every case apart').toBe(keys.length);
+    expect(doc.testsuites.testsuite[0].testcase[0]['@classname']).toBe(`callpair.${files[0]}`);
+  });
+});
+
+interface JunitResult {
+  total: number;
+  failed: number;
+  duration: number;
+  suites: Array<{ name: string; duration: number; cases: Array<{ name: string; duration: number }> }>;
+}

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { sarifValidator } from './sarif-validator.js';
+import { multitoolFindings, sarifValidator } from './sarif-validator.js';
 import { amp, fixture, resetClock, ROOT, tmpDir, writeCapture } from './helpers.js';
 import { analyze } from '../src/analyze.js';
-import { buildSarif, FINGERPRINT_KEY, sarif } from '../src/formatters/sarif.js';
+import { buildSarif, FINGERPRINT_KEY, SARIF_MAX_RESULTS, sarif } from '../src/formatters/sarif.js';
+import { compareReports } from '../src/merge/diff.js';
 import { Chalk } from 'chalk';
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 
 /** The part of a SARIF log these tests read. */
@@ -65,11 +66,74 @@ describe('sarif', () => {
     expect(new Set(fa).size).toBe(fa.length);
   });
 
-  it('uses a file: URI for a capture outside the working directory', async () => {
-    const doc = buildSarif(await analyze({ inputs: [fixture('orphan-crossed.jsonl')] }), '/nonexistent-dir') as unknown as SarifDoc;
+  it('reaches a capture outside the working directory by a relative URI with `..` (no absolute path in the log)', async () => {
+    const cwd = path.join(ROOT, 'src');
+    const doc = buildSarif(await analyze({ inputs: [fixture('orphan-crossed.jsonl')] }), cwd) as unknown as SarifDoc;
     const loc = doc.runs[0]!.results[0]!.locations![0]!.physicalLocation.artifactLocation as { uri: string; uriBaseId?: string };
-    expect(loc.uri).toMatch(/^file:\/\/\//);
-    expect(loc.uriBaseId).toBeUndefined();
+    expect(loc).toEqual({ uri: '../fixtures/orphan-crossed.jsonl', uriBaseId: '%SRCROOT%' });
+    expect(JSON.stringify(doc)).not.toContain(ROOT);
+    expect(sarifValidator()(doc)).toBe(true);
+  });
+
+  it('an unchanged finding keeps its fingerprint when a line is inserted at the top of its capture, as --baseline calls it unchanged', async () => {
+    const dir = tmpDir();
+    const original = readFileSync(fixture('orphan-crossed.jsonl'), 'utf8');
+    const before = path.join(dir, 'before', 'capture.jsonl');
+    const after = path.join(dir, 'after', 'capture.jsonl');
+    mkdirSync(path.dirname(before));
+    mkdirSync(path.dirname(after));
+    writeFileSync(before, original);
+    writeFileSync(after, `{"note": "a line added at the top"}\n${original}`);
+    const baseReport = await analyze({ inputs: [before] });
+    const headReport = await analyze({ inputs: [after] });
+    const b = compareReports(baseReport, headReport);
+    expect(baseReport.findings.length).toBeGreaterThan(1);
+    expect(b.counts.unchanged).toBe(baseReport.findings.length);
+    expect(headReport.findings.map((f) => f.locations[0]!.line)).not.toEqual(baseReport.findings.map((f) => f.locations[0]!.line));
+    // Each SARIF log relative to its own directory: the same URI, capture.jsonl, in both.
+    const prints = (r: typeof baseReport, cwd: string) => buildSarif(r, cwd).runs[0]!.results.map((x) => (x.partialFingerprints as Record<string, string>)[FINGERPRINT_KEY]);
+    const pb = prints(baseReport, path.dirname(before));
+    const ph = prints(headReport, path.dirname(after));
+    expect(ph.filter((p, i) => b.states[i] === 'unchanged')).toEqual(pb);
+    expect(new Set(pb).size).toBe(pb.length);
+  });
+
+  it("passes Microsoft's SARIF validator with the GitHub rule set: help on every rule, informationUri, no finding", async ({ skip }) => {
+    const report = await analyze({ inputs: [fixture('orphan-crossed.jsonl'), fixture('seed-trace.jsonl')], gate: { maxOrphanRequests: 0 } });
+    const doc = buildSarif(report, path.join(ROOT, 'src'));
+    // The validator does catch what GitHub refuses (a check of the check): a rule with no help, no informationUri.
+    const bare = JSON.parse(JSON.stringify(doc)) as { runs: Array<{ tool: { driver: { rules: Array<Record<string, unknown>>; informationUri?: string } } }> };
+    delete bare.runs[0]!.tool.driver.rules[0]!.help;
+    delete bare.runs[0]!.tool.driver.informationUri;
+    const found = multitoolFindings(doc, bare);
+    if (found === null) return skip('the SARIF Multitool runs on Linux x64 only');
+    expect(found[0]).toEqual([]);
+    expect(found[1]!.map((l) => l.split(':')[0]).sort()).toEqual(['GH2012', 'SARIF2005']);
+  }, 60_000);
+
+  it('every rule has help text and markdown and a helpUri; the driver an informationUri', async () => {
+    const doc = buildSarif(await analyze({ inputs: [fixture('orphan-crossed.jsonl')] }), ROOT);
+    const driver = doc.runs[0]!.tool.driver as { informationUri: string; rules: Array<{ id: string; help: { text: string; markdown: string }; helpUri: string }> };
+    expect(driver.informationUri).toMatch(/^https:\/\//);
+    for (const r of driver.rules) {
+      expect(r.help.text.length, r.id).toBeGreaterThan(20);
+      expect(r.help.markdown, r.id).toContain(r.id.replace('callpair/', ''));
+      expect(r.helpUri, r.id).toMatch(/^https:\/\//);
+    }
+  });
+
+  it('writes at most 25 000 results per run (GitHub code scanning) and says in the run how many it left out', async () => {
+    expect(SARIF_MAX_RESULTS).toBe(25_000);
+    const report = await analyze({ inputs: [fixture('orphan-crossed.jsonl')] });
+    const doc = buildSarif(report, ROOT, 2);
+    const run = doc.runs[0]!;
+    expect(run.results).toHaveLength(2);
+    expect(run.properties.resultsOmitted).toBe(report.findings.length - 2);
+    const notes = run.invocations[0]!.toolExecutionNotifications as Array<{ descriptor: { id: string }; message: { text: string } }>;
+    const note = notes.find((n) => n.descriptor.id === 'sarif/results-capped')!;
+    expect(note.message.text).toContain(`${report.findings.length - 2} more results left out`);
+    expect(sarifValidator()(doc)).toBe(true);
+    expect(buildSarif(report, ROOT).runs[0]!.properties.resultsOmitted).toBe(0);
   });
 
   it('a finding without a file location (stdin) becomes a tool notification, not a result without location', async () => {

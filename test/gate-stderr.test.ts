@@ -1,10 +1,12 @@
 /**
  * The gate's verdict is one line on stderr whatever the report's destination (issue 15, item 1).
  */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FORMAT_NAMES } from '../src/formatters/index.js';
-import { fixture, runCli, tmpDir } from './helpers.js';
+import { BIN, fixture, runCli, tmpDir } from './helpers.js';
 
 const CAPTURE = fixture('orphan-crossed.jsonl');
 
@@ -46,5 +48,25 @@ describe('a reader that leaves early (`| head`) never turns a failed gate into e
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(1);
     expect(stderr).toMatch(/^callpair: gate failed: fail-on:warning: 3000/m);
+  });
+});
+
+describe('gate verdict on a terminal (a pty, by script(1))', () => {
+  const pty = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+  /** Runs the binary under a pseudo-terminal: stdout and stderr are both that terminal. */
+  const onTerminal = (args: string, redirect = '') =>
+    spawnSync('script', ['-qec', `"${process.execPath}" "${BIN}" ${args} ${redirect}`, '/dev/null'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', COLUMNS: '200' }, timeout: 30_000 });
+
+  it.skipIf(!pty)('the table on a terminal shows the verdict once, and the exit code still says it failed', () => {
+    const r = onTerminal(`analyze "${CAPTURE}" --max-orphan-requests 0`);
+    expect(r.status).toBe(1);
+    expect(r.stdout.match(/gate failed: max-orphan-requests/g)).toHaveLength(1);
+    // stderr elsewhere than the terminal still gets its line.
+    const dir = tmpDir();
+    const err = path.join(dir, 'err.txt');
+    expect(onTerminal(`analyze "${CAPTURE}" --max-orphan-requests 0`, `2>"${err}"`).status).toBe(1);
+    expect(readFileSync(err, 'utf8')).toContain('callpair: gate failed: max-orphan-requests: 1 (limit <= 0)\n');
+    // JSON on a terminal carries no verdict of its own: stderr gives it.
+    expect(onTerminal(`analyze "${CAPTURE}" -f json --max-orphan-requests 0`).stdout).toContain('callpair: gate failed: max-orphan-requests');
   });
 });

@@ -13,6 +13,9 @@ import { analyze } from '../src/analyze.js';
 import type { Report } from '../src/report/report.js';
 import { BIN, fixture, ROOT, runCli, tmpDir, withoutGateLine, writeCapture } from './helpers.js';
 
+/** A child's stdout is read, its stderr (the gate's verdict line) kept out of the test output. */
+const QUIET: ['ignore', 'pipe', 'pipe'] = ['ignore', 'pipe', 'pipe'];
+
 const SEED = readFileSync(fixture('seed-trace.jsonl'));
 
 function seedCopy(dir = tmpDir(), name = 'x.jsonl'): string {
@@ -204,7 +207,7 @@ describe('item 11: the special-file rule applies after following links', () => {
   });
 
   it('given directly, a FIFO is still read (process substitution)', () => {
-    const out = execFileSync('/bin/bash', ['-c', `"${process.execPath}" "${BIN}" analyze --format json <(cat "${fixture('seed-trace.jsonl')}")`], { cwd: ROOT }).toString();
+    const out = execFileSync('/bin/bash', ['-c', `"${process.execPath}" "${BIN}" analyze --format json <(cat "${fixture('seed-trace.jsonl')}")`], { cwd: ROOT, stdio: QUIET }).toString();
     expect((JSON.parse(out) as Report).inputs[0]!.lines).toBe(8);
   });
 });
@@ -212,7 +215,7 @@ describe('item 11: the special-file rule applies after following links', () => {
 describe('item 11, neighbouring path: the look before the pass (fileContains) never consumes a FIFO', () => {
   it('--caller and --upstream given as process substitution are read whole', () => {
     const a = (f: string) => fixture(`assay/${f}`);
-    const out = execFileSync('/bin/bash', ['-c', `"${process.execPath}" "${BIN}" analyze --format json "${a('run-ids.decisions.ndjson')}" --caller <(cat "${a('run-ids.caller.jsonl')}") --upstream <(cat "${a('run-ids.upstream.jsonl')}") || true`], { cwd: ROOT }).toString();
+    const out = execFileSync('/bin/bash', ['-c', `"${process.execPath}" "${BIN}" analyze --format json "${a('run-ids.decisions.ndjson')}" --caller <(cat "${a('run-ids.caller.jsonl')}") --upstream <(cat "${a('run-ids.upstream.jsonl')}") || true`], { cwd: ROOT, stdio: QUIET }).toString();
     const r = JSON.parse(out) as Report;
     expect(r.inputs.map((i) => i.lines)).toEqual([9, 6, 8]);
   });
@@ -226,7 +229,7 @@ describe('item 14: file names are bytes', () => {
     // caf\xe9 + ESC [31m: Latin-1 and a terminal escape in one name.
     execFileSync('/bin/sh', ['-c', `cp "${fixture('seed-trace.jsonl')}" "$(printf '${d}/caf\\351\\033[31m.jsonl')"`]);
     for (const arg of [`"${d}"`, `"$(printf '${d}/caf\\351\\033[31m.jsonl')"`, `"${d}/caf*.jsonl"`]) {
-      const out = execFileSync('/bin/sh', ['-c', `"${process.execPath}" "${BIN}" analyze --format json ${arg}`], { cwd: ROOT }).toString();
+      const out = execFileSync('/bin/sh', ['-c', `"${process.execPath}" "${BIN}" analyze --format json ${arg}`], { cwd: ROOT, stdio: QUIET }).toString();
       const r = JSON.parse(out) as Report;
       expect(inputErrors(r)).toEqual([]);
       expect(r.inputs).toHaveLength(1);
@@ -234,9 +237,9 @@ describe('item 14: file names are bytes', () => {
       expect(r.inputs[0]!.path.endsWith('caps/caf\\xe9\u001b[31m.jsonl'), r.inputs[0]!.path).toBe(true);
     }
     // An output name that is not UTF-8 is written under its bytes.
-    execFileSync('/bin/sh', ['-c', `"${process.execPath}" "${BIN}" analyze "${d}" -o "$(printf '${dir}/out\\351.txt')"`]);
+    execFileSync('/bin/sh', ['-c', `"${process.execPath}" "${BIN}" analyze "${d}" -o "$(printf '${dir}/out\\351.txt')"`], { stdio: QUIET });
     expect(readdirSync(Buffer.from(dir), { encoding: 'buffer' }).map((b) => b.toString('latin1')).sort()).toEqual(['caps', 'out\u00e9.txt']);
-    const table = execFileSync('/bin/sh', ['-c', `"${process.execPath}" "${BIN}" analyze "${d}"`], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } }).toString();
+    const table = execFileSync('/bin/sh', ['-c', `"${process.execPath}" "${BIN}" analyze "${d}"`], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: QUIET }).toString();
     expect(table).toContain('caf\\xe9');
     expect(table).not.toMatch(/[\u001b\ufffd]/);
   });

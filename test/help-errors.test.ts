@@ -89,6 +89,18 @@ describe('--help', () => {
     expect(again.stdout).toBe(r.stdout);
   });
 
+  it.each(['compare', 'pairs'])('%s --help says what its exit 1 means (nothing matched), and a run where nothing matched exits 1', async (cmd) => {
+    const help = (await runCli([cmd, '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('Exit codes: 0 done; 1 nothing matched');
+    expect(help).not.toContain('the gate failed');
+    const dir = tmpDir();
+    const empty = path.join(dir, 'nothing.jsonl');
+    writeFileSync(empty, '{"unrelated": true}\n');
+    const r = await runCli([cmd, empty, '-o', path.join(dir, 'out')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('callpair: no call events');
+  });
+
   it('analyze states the default gate and shows --no-fail', async () => {
     const r = await runCli(['analyze', '--help']);
     expect(r.stdout).toContain('Default gate: fail on any error-severity finding');

@@ -5,7 +5,7 @@
  * machine may still ask the registry), and run `npx callpair analyze` there. Also: README.md stays ≤ 15 KB.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, tmpDir } from './helpers.js';
@@ -36,6 +36,26 @@ describe('the packed package', () => {
     const json = spawnSync(npx, ['callpair', 'analyze', 'capture.jsonl', '-f', 'json'], { cwd: project, encoding: 'utf8', env });
     expect(json.status).toBe(0);
     expect(JSON.parse(json.stdout).schema).toBe('callpair.report.v1');
+  });
+});
+
+describe('the package contents', () => {
+  it('ships no source map (src/ is not in the package, so a map would point nowhere)', () => {
+    const out = execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const files = (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
+    expect(files).toContain('dist/index.js');
+    expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+    expect(files.filter((f) => f.startsWith('dist/') && f.endsWith('.js') && readFileSync(path.join(ROOT, f), 'utf8').includes('sourceMappingURL'))).toEqual([]);
+  });
+});
+
+describe('runtime dependencies', () => {
+  it('each is imported by src/ (none installed for nothing)', () => {
+    const deps = Object.keys((JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
+    const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [path.join(d, e.name)] : []));
+    const src = walk(path.join(ROOT, 'src')).map((f) => readFileSync(f, 'utf8')).join('\n');
+    expect(deps.length).toBeGreaterThan(0);
+    for (const d of deps) expect(src, d).toMatch(new RegExp(`from '${d.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(/[^']*)?'|import\\('${d}`));
   });
 });
 

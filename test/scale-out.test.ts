@@ -7,7 +7,7 @@
  * manifests of the docs are parsed and checked.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -51,6 +51,24 @@ ${callpair} merge shards/*.json -o merged.json || [ $? -eq 1 ]`;
     expect(existsSync(path.join(dir, 'merged.json')), r.stderr).toBe(true);
     expect(readFileSync(path.join(dir, 'merged.json'), 'utf8')).toBe(readFileSync(single, 'utf8'));
   }, 180_000);
+
+  it.skipIf(!hasDask)('the Dask recipe run by a python3 first on PATH that has no Dask finds the one that has it', () => {
+    const dir = tmpDir();
+    // A python3 that cannot import Dask (no site-packages), first on PATH: a venv's, pyenv's, conda's.
+    writeFileSync(path.join(dir, 'python3'), '#!/bin/sh\nexec /usr/bin/python3 -S "$@"\n', { mode: 0o755 });
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${dir}${path.delimiter}${process.env.PATH}` };
+    delete env.CALLPAIR_DASK_REEXEC;
+    expect(spawnSync('python3', ['-c', 'import distributed'], { env }).status).not.toBe(0);
+    const r = spawnSync('python3', [path.join(ROOT, 'examples', 'dask', 'run.py'), '--help'], { env, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('usage: run.py');
+    expect(r.stderr).toMatch(/has no Dask; running with \/usr\/bin\/python3/);
+    // With none that has it, one message says what to install and use.
+    const none = spawnSync(path.join(dir, 'python3'), [path.join(ROOT, 'examples', 'dask', 'run.py'), '--help'], { env: { ...env, CALLPAIR_DASK_REEXEC: '1' }, encoding: 'utf8' });
+    expect(none.status).toBe(1);
+    expect(none.stderr).toContain('Dask distributed cannot be imported');
+    expect(none.stderr).toContain('python3-distributed');
+  });
 
   it('the Kubernetes Indexed Job and the GitHub Actions matrix in docs/scale-out.md parse and hold the key fields', () => {
     const md = readFileSync(path.join(ROOT, 'docs', 'scale-out.md'), 'utf8');

@@ -8,6 +8,8 @@ shard is a list of capture files (one session per file, so shards are scope-disj
 runs `callpair analyze FILES -f json -o shard-K.json` with the working directory of this script's
 caller, so the paths in the reports are the paths a single run over CAPTURES would print. The merge
 is byte-identical to `callpair analyze CAPTURES -f json` (docs/scale-out.md). Exit code: merge's.
+Run by a python3 that cannot import Dask, it runs itself again with the first python3 on PATH (or
+/usr/bin/python3) that can, or says which to install and use.
 """
 import argparse
 import os
@@ -16,7 +18,40 @@ import subprocess
 import sys
 import tempfile
 
-from dask.distributed import Client, LocalCluster
+
+
+def dask_interpreter():
+    """The first python3 on PATH (then /usr/bin, /usr/local/bin) that can import Dask distributed.
+
+    The python3 first on PATH (a virtualenv, pyenv, conda) is often not the one Dask is installed
+    for (Debian's python3-distributed is for /usr/bin/python3)."""
+    seen = set()
+    dirs = os.environ.get("PATH", "").split(os.pathsep) + ["/usr/bin", "/usr/local/bin"]
+    for d in dirs:
+        cand = os.path.join(d, "python3")
+        if cand in seen or not os.access(cand, os.X_OK):
+            continue
+        seen.add(cand)
+        # This interpreter cannot import it (we are here): one that can is another setup, and
+        # CALLPAIR_DASK_REEXEC keeps it from ever running itself again.
+        if subprocess.run([cand, "-c", "import distributed"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+            return cand
+    return None
+
+
+try:
+    from dask.distributed import Client, LocalCluster
+except ImportError:
+    other = None if os.environ.get("CALLPAIR_DASK_REEXEC") else dask_interpreter()
+    if other is None:
+        sys.exit(
+            f"run.py: Dask distributed cannot be imported by {sys.executable}, nor by any python3 on PATH or in /usr/bin: "
+            "install it (Debian: apt-get install python3-distributed, for /usr/bin/python3; or pip install 'distributed') "
+            "and run this script with that interpreter"
+        )
+    print(f"run.py: {sys.executable} has no Dask; running with {other}", file=sys.stderr)
+    os.environ["CALLPAIR_DASK_REEXEC"] = "1"
+    os.execv(other, [other, *sys.argv])
 
 
 def capture_files(root):

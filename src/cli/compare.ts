@@ -12,7 +12,7 @@ import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './opt
 import { writeStdout } from './io.js';
 import { checkOutputs, openOutput, writeOutput } from './outputs.js';
 import { tableWidth } from './width.js';
-import { EXIT_CODES } from './help.js';
+import { EXIT_CODES_NO_GATE } from './help.js';
 
 interface CompareArgs extends InputArgs {
   format: string;
@@ -32,7 +32,7 @@ export const compareCommand: CommandModule = {
       .option('max-callers', { type: 'number', default: 10_000, describe: 'distinct callers kept per channel; the rest are folded into (other)' })
       .example('$0 compare fixtures/seed-trace.jsonl', 'what FIFO and signature-FIFO would conclude, against the ids')
       .example('$0 compare captures/ -f json -o compare.json', 'the callpair.compare.v1 object')
-      .epilog(EXIT_CODES),
+      .epilog(EXIT_CODES_NO_GATE),
   handler: (args) => guarded(() => runCompare(args as unknown as CompareArgs)),
 };
 

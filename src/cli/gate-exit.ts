@@ -14,10 +14,14 @@ export function armGate(gate: Gate): void {
   onClosedStdout(() => settleGate(gate));
 }
 
-/** Prints the verdict and sets the exit code (once). */
-export function settleGate(gate: Gate): void {
+/**
+ * Prints the verdict and sets the exit code (once). `onScreen`: the report just written to the
+ * terminal ends with the verdict and stderr is that terminal too, so it is not printed twice
+ * (docs/ci.md: one verdict on a terminal); anywhere else it is always one line on stderr.
+ */
+export function settleGate(gate: Gate, onScreen = false): void {
   onClosedStdout(null);
-  diag(gateVerdict(gate));
+  if (!onScreen) diag(gateVerdict(gate));
   if (!gate.passed && gate.enforced) process.exitCode = EXIT_GATE;
 }
 

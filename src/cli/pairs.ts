@@ -12,7 +12,7 @@ import type { AnalyzeOptions } from '../analyze.js';
 import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
 import { checkOutputs, openOutput, outputError, type OutputFile } from './outputs.js';
 import { diag, drained, EXIT_USAGE, oneLine } from './io.js';
-import { EXIT_CODES } from './help.js';
+import { EXIT_CODES_NO_GATE } from './help.js';
 
 interface PairsArgs extends InputArgs {
   output?: string;
@@ -26,7 +26,7 @@ export const pairsCommand: CommandModule = {
       .option('output', { alias: 'o', type: 'string', describe: 'write to FILE instead of stdout' })
       .example('$0 pairs c.jsonl | jq -r \'select(.type == "orphan") | .location\'', 'where the orphans are')
       .example('$0 pairs captures/ -o pairs.ndjson', 'every call and orphan, for DuckDB or a spreadsheet')
-      .epilog(EXIT_CODES),
+      .epilog(EXIT_CODES_NO_GATE),
   handler: (args) => guarded(() => runPairs(args as unknown as PairsArgs)),
 };
 

@@ -4,6 +4,7 @@
  * stdout or `-o`, more formats to `--report` files, the step summary, then the gate's verdict
  * (gate-exit.ts).
  */
+import { isatty } from 'node:tty';
 import path from 'node:path';
 import { Chalk } from 'chalk';
 import { formatted, getFormatter, isFormatName, type FormatName } from '../formatters/index.js';
@@ -44,7 +45,8 @@ export async function withReportOutputs(a: ReportRunArgs, reads: InputArgsLists,
     if (a.stepSummary) await writeStepSummary(report, process.env, plain);
     if (main) await writeOutput(main, text);
     else await writeStdout(text);
-    settleGate(report.gate);
+    // The table ends with the verdict: on a terminal that is also stderr, once is enough.
+    settleGate(report.gate, toTTY && a.format === 'table' && isatty(2));
   } finally {
     await abortAll(outs);
   }

@@ -2,8 +2,12 @@
  * JUnit XML: one `<testsuite>` per input capture, one `<testcase>` per gate check. A check that
  * failed fails its testcase in every capture holding one of its offenders, with a `<failure>`
  * listing them as `path:line`; a failed check with no located offender (e.g. `min-id-coverage`)
- * fails in every capture, since it is about the whole run. Text is sanitised (safeText), then
- * XML-escaped, and stripped of every character XML 1.0 forbids.
+ * fails in every capture, since it is about the whole run. A testcase's `classname` is
+ * `callpair.<capture path>`, so readers keep each capture's checks apart (docs/ci.md#junit).
+ * `time` is 0 on every suite and case, and says so in a property: a gate check is evaluated on the
+ * finished report, not run and timed (docs/ci.md#junit); readers need the attribute (without it
+ * they show NaN), and a measured run time would make the file differ from run to run.
+ * Text is sanitised (safeText), then XML-escaped, and stripped of every character XML 1.0 forbids.
  */
 import type { Finding } from '../report/findings.js';
 import type { GateCheck } from '../report/gate.js';
@@ -78,9 +82,9 @@ function casesFor(checks: readonly CheckOffenders[], path: string | null): Case[
   });
 }
 
-function testcase(report: Report, c: Case, suite: string): string {
+function testcase(report: Report, c: Case, classname: string): string {
   const name = x(c.check.name);
-  const head = `    <testcase name="${name}" classname="${x(`callpair.gate.${suite}`, 400)}"`;
+  const head = `    <testcase name="${name}" classname="${x(classname, 400)}" time="0"`;
   if (!c.failed) return `${head}/>`;
   const total = offenderTotal(report, c.check);
   const lines = c.listed.slice(0, MAX_LISTED).map((f) => `${at(f)} ${f.code} ${safeText(f.message, 200)}`);
@@ -107,6 +111,7 @@ export function renderJunit(report: Report): string {
     ],
   }));
   if (inputs.length === 0) inputs.push({ path: null, label: 'callpair', props: [] });
+  for (const input of inputs) input.props.push(['time', 'not measured: gate checks are evaluated on the report']);
   // Run totals per channel (the same on every suite): calls and failed outcomes.
   for (const input of inputs) for (const t of channelTotals(report)) input.props.push([`channel.${t.channel}.pairs`, t.pairs], [`channel.${t.channel}.failed`, t.failed]);
   const checks = offendersByCheck(report);
@@ -117,15 +122,15 @@ export function renderJunit(report: Report): string {
     failures += f;
     const props = input.props.map(([k, v]) => `      <property name="${x(k)}" value="${x(String(v))}"/>`).join('\n');
     suites.push(
-      `  <testsuite name="${x(input.label, 400)}" tests="${cases.length}" failures="${f}" errors="0" skipped="0">\n` +
+      `  <testsuite name="${x(input.label, 400)}" tests="${cases.length}" failures="${f}" errors="0" skipped="0" time="0">\n` +
         (props ? `    <properties>\n${props}\n    </properties>\n` : '') +
-        cases.map((c) => testcase(report, c, 'capture')).join('\n') +
+        cases.map((c) => testcase(report, c, input.path === null ? 'callpair' : `callpair.${input.label}`)).join('\n') +
         `\n  </testsuite>`,
     );
   }
   return (
     `<?xml version="1.0" encoding="UTF-8"?>\n` +
-    `<testsuites name="callpair ${x(report.tool.version, 40)}" tests="${tests}" failures="${failures}" errors="0">\n` +
+    `<testsuites name="callpair ${x(report.tool.version, 40)}" tests="${tests}" failures="${failures}" errors="0" time="0">\n` +
     suites.join('\n') +
     `\n</testsuites>\n`
   );

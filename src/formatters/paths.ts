@@ -22,10 +22,17 @@ export function capturePath(p: string, cwd: string): CapturePath {
   return { relative: inside ? rel.split(path.sep).join('/') : null, original: p, absolute };
 }
 
-/** A URI reference for SARIF: relative (each segment percent-encoded) or a file: URL; null for stdin. */
+/**
+ * A URI reference for SARIF, relative to the working directory (its base `%SRCROOT%`), each segment
+ * percent-encoded: a file outside it is reached with `..` segments, so no machine's absolute path
+ * lands in the log (docs/ci.md#sarif). Only a path with no relative form (another drive) is a
+ * file: URL; null for stdin.
+ */
 export function captureUri(p: string, cwd: string): { uri: string; relative: boolean } | null {
   const c = capturePath(p, cwd);
   if (c.relative !== null) return { uri: c.relative.split('/').map(encodeURIComponent).join('/'), relative: true };
-  if (c.absolute !== null) return { uri: pathToFileURL(c.absolute).href, relative: false };
-  return null;
+  if (c.absolute === null) return null;
+  const rel = path.relative(cwd, c.absolute);
+  if (rel !== '' && !path.isAbsolute(rel)) return { uri: rel.split(path.sep).map(encodeURIComponent).join('/'), relative: true };
+  return { uri: pathToFileURL(c.absolute).href, relative: false };
 }

@@ -1,12 +1,13 @@
 /**
- * SARIF 2.1.0 for code scanning: one rule per finding code (`callpair/<CODE>`, with level and
- * description), one result per listed finding pointing at the capture file and physical line
- * (URIs relative to the working directory, base `%SRCROOT%`), stable `partialFingerprints` (a
- * hash of code, path, line and the finding's data: no wall clock). The gate goes into the
- * invocation: its checks as properties, each failed check as an error notification.
+ * SARIF 2.1.0 for code scanning (docs/ci.md#sarif): one rule per finding code (`callpair/<CODE>`,
+ * with level, description and help), one result per listed finding pointing at the capture file and
+ * physical line (URIs relative to the working directory, base `%SRCROOT%`), `partialFingerprints`
+ * that hash the finding's identity — the one `--baseline` matches by (src/report/identity.ts), never
+ * its line. At most 25 000 results, GitHub's limit for a run; the rest are counted in a notification.
+ * The gate goes into the invocation: its checks as properties, each failed check as an error
+ * notification.
  */
-import { crypto } from '../builtins.js';
-import type { Finding, FindingCode, Severity } from '../report/findings.js';
+import type { FindingCode, Severity } from '../report/findings.js';
 import { ALL_CODES, FINDING_CODES } from '../report/findings.js';
 import { CODE_DESCRIPTIONS } from '../report/code-descriptions.js';
 import type { Report } from '../report/report.js';
@@ -16,9 +17,16 @@ import { safeText } from './safe.js';
 import { captureUri } from './paths.js';
 import { checkText, checkTitle } from './gate-text.js';
 import { channelTotals } from './totals.js';
+import { findingIdentities, identityHash } from '../report/identity.js';
+import { PROJECT_URL } from '../version.js';
 
 export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
-export const FINGERPRINT_KEY = 'callpairFinding/v1';
+/** v2: the finding's identity (src/report/identity.ts); v1 hashed its line too. */
+export const FINGERPRINT_KEY = 'callpairFinding/v2';
+/** GitHub code scanning takes at most this many results per run (docs/ci.md#sarif). */
+export const SARIF_MAX_RESULTS = 25_000;
+/** Where a rule's finding codes are explained. */
+const HELP_URI = `${PROJECT_URL}#findings`;
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', note: 'note' };
 
@@ -32,13 +40,6 @@ function ruleName(code: FindingCode): string {
     .join('');
 }
 
-/** Stable across runs and machines: code, relative path, line, channel, scope and data. */
-export function fingerprint(f: Finding, uri: string | null): string {
-  const l = f.locations[0];
-  const stable = JSON.stringify([f.code, uri, l?.line ?? null, f.channel, f.scope, f.data]);
-  return crypto().createHash('sha256').update(stable).digest('hex').slice(0, 32);
-}
-
 function physical(l: { path: string; line: number }, cwd: string) {
   const u = captureUri(l.path, cwd);
   if (!u) return null;
@@ -50,12 +51,17 @@ function physical(l: { path: string; line: number }, cwd: string) {
   };
 }
 
-export function buildSarif(report: Report, cwd: string) {
+export function buildSarif(report: Report, cwd: string, maxResults = SARIF_MAX_RESULTS) {
   const rules = ALL_CODES.map((code) => ({
     id: ruleId(code),
     name: ruleName(code),
     shortDescription: { text: CODE_DESCRIPTIONS[code].title },
     fullDescription: { text: CODE_DESCRIPTIONS[code].description },
+    help: {
+      text: `${CODE_DESCRIPTIONS[code].description} What to do: ${CODE_DESCRIPTIONS[code].action}`,
+      markdown: `**${code}** (${FINDING_CODES[code]}): ${CODE_DESCRIPTIONS[code].description}\n\n**What to do:** ${CODE_DESCRIPTIONS[code].action}\n\n[The finding codes](${HELP_URI})`,
+    },
+    helpUri: HELP_URI,
     defaultConfiguration: { level: LEVEL[FINDING_CODES[code]] },
     properties: { 'problem.severity': FINDING_CODES[code] === 'note' ? 'recommendation' : FINDING_CODES[code], tags: ['callpair'] },
   }));
@@ -63,12 +69,18 @@ export function buildSarif(report: Report, cwd: string) {
   // walk error) becomes a tool notification instead of a result.
   const results: Record<string, unknown>[] = [];
   const unlocated: Record<string, unknown>[] = [];
+  const identities = findingIdentities(report.findings);
+  let capped = 0;
   for (const [index, f] of report.findings.entries()) {
     const locs = f.locations.map((l) => physical(l, cwd)).filter((x): x is NonNullable<typeof x> => x !== null);
     const text = safeText(f.message, 1000);
     if (locs.length === 0) {
       const at = f.locations[0] ? ` (${safeText(f.locations[0].path, 200)}:${f.locations[0].line})` : '';
       unlocated.push({ descriptor: { id: ruleId(f.code) }, level: LEVEL[f.severity], message: { text: `${f.code}: ${text}${at}` } });
+      continue;
+    }
+    if (results.length >= maxResults) {
+      capped++;
       continue;
     }
     const result: Record<string, unknown> = {
@@ -81,7 +93,7 @@ export function buildSarif(report: Report, cwd: string) {
     if (locs.length > 1) result.relatedLocations = locs.slice(1).map((l, i) => ({ id: i + 1, ...l }));
     // analyze --baseline: SARIF's own new/unchanged marking (docs/scale-out.md).
     if (report.baseline) result.baselineState = report.baseline.states[index] ?? 'new';
-    result.partialFingerprints = { [FINGERPRINT_KEY]: fingerprint(f, locs[0]!.physicalLocation.artifactLocation.uri) };
+    result.partialFingerprints = { [FINGERPRINT_KEY]: identityHash(identities[index]!) };
     const props: Record<string, unknown> = {};
     if (f.channel !== null) props.channel = safeText(f.channel, 200);
     if (f.scope !== null) props.scope = safeText(f.scope, 200);
@@ -97,6 +109,7 @@ export function buildSarif(report: Report, cwd: string) {
         tool: {
           driver: {
             name: 'callpair',
+            informationUri: PROJECT_URL,
             version: report.tool.version,
             semanticVersion: report.tool.version,
             rules,
@@ -112,6 +125,9 @@ export function buildSarif(report: Report, cwd: string) {
                 message: { text: `gate check failed: ${checkTitle(c)}: ${checkText(c)}` },
               })),
               ...unlocated,
+              ...(capped > 0
+                ? [{ descriptor: { id: 'sarif/results-capped' }, level: 'warning', message: { text: `${capped} more results left out: code scanning takes at most ${maxResults} per run; the JSON report lists every finding` } }]
+                : []),
             ],
             properties: {
               gate: { passed: report.gate.passed, enforced: report.gate.enforced, checks: report.gate.checks.map(({ name, limit, actual, passed, op }) => ({ name, limit, actual, passed, op })) },
@@ -122,6 +138,7 @@ export function buildSarif(report: Report, cwd: string) {
         properties: {
           findingCounts: report.findingCounts,
           findingsOmitted: report.findingsOmitted,
+          resultsOmitted: capped,
           channels: channelTotals(report),
         },
       },

@@ -15,6 +15,7 @@ import { gateVerdict } from './gate-text.js';
 import { failureText } from './failure.js';
 import { crossedByBaseline, fittedTable, fitText, msText, num, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
 import { worstScopes } from '../report/worst-scopes.js';
+import { NO_COLOR } from './plain.js';
 
 const LIST_LIMIT = 10;
 
@@ -204,5 +205,5 @@ export const table: Formatter = {
   name: 'table',
   description: 'human-readable tables for the terminal',
   extension: 'txt',
-  render: (report, ctx) => render(report, ctx.chalk, ctx.width),
+  render: (report, ctx) => render(report, ctx.chalk ?? NO_COLOR, ctx.width),
 };

@@ -5,8 +5,8 @@ import type { PairsLine } from '../compare/pairs.js';
 import type { TraceReport } from '../trace/trace.js';
 
 export interface FormatContext {
-  /** The one chalk instance (level 0 when colour is off). */
-  chalk: ChalkInstance;
+  /** The one chalk instance (level 0 when colour is off); omitted: no colour (formatters/plain.ts). */
+  chalk?: ChalkInstance;
   /** Directory against which capture paths are made relative (SARIF, GitHub). */
   cwd: string;
   /** Terminal width the table fits (docs/report.md); undefined: no limit. */
@@ -26,8 +26,8 @@ export interface Formatter {
 }
 
 export interface CompareRenderContext {
-  /** The one chalk instance (level 0 when colour is off). */
-  chalk: ChalkInstance;
+  /** The one chalk instance (level 0 when colour is off); omitted: no colour (formatters/plain.ts). */
+  chalk?: ChalkInstance;
   /** Terminal width the tables fit; undefined: no limit. */
   width?: number;
 }

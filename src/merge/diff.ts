@@ -1,10 +1,12 @@
 /**
- * Baselines (docs/scale-out.md): findings of a head report matched against a base report by code,
- * channel, scope and a stable key drawn from the finding's data — never by line number, which moves
- * when lines are added above. Equal keys match in order (the n-th with the n-th). Plus the deltas of
+ * Baselines (docs/scale-out.md): findings of a head report matched against a base report by their
+ * identity (src/report/identity.ts: code, channel, scope, the data that names the call, the ordinal
+ * among equals — never the line number, which moves when lines are added above; SARIF's
+ * fingerprints hash the same identity). Plus the deltas of
  * the numbers a reviewer watches: crossed rate, orphans, ambiguity, id coverage.
  */
 import type { Finding, FindingCode } from '../report/findings.js';
+import { findingIdentities } from '../report/identity.js';
 import { ALL_CODES } from '../report/findings.js';
 import type { Report } from '../report/report.js';
 import { evaluateGate, type GateOptions } from '../report/gate.js';
@@ -38,42 +40,18 @@ export interface BaselineReport {
   };
 }
 
-/** Data fields that move between runs of the same problem (ages, offsets, sizes, candidate counts). */
-const VOLATILE = new Set(['ageMs', 'byteOffset', 'deny', 'bytes', 'candidates', 'shadowCaller']);
-
-/**
- * What identifies a finding across runs: its code, channel, scope and the data that names the
- * call (ids, callers, tools, reasons); for line-level problems the file, never the line.
- */
-export function stableKey(f: Finding): string {
-  const data: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(f.data as unknown as Record<string, unknown>)) if (!VOLATILE.has(k)) data[k] = v;
-  const file = f.code === 'MALFORMED_LINE' || f.code === 'OVERSIZED_LINE' || f.code === 'INVALID_ID' || f.code === 'INPUT_ERROR' ? (f.locations[0]?.path ?? null) : null;
-  if (f.code === 'OVERSIZED_LINE') delete data.limit;
-  return JSON.stringify([f.code, f.channel, f.scope, data, file]);
-}
-
 export function compareReports(base: Report, head: Report): BaselineReport {
-  const pool = new Map<string, number[]>();
-  base.findings.forEach((f, i) => {
-    const k = stableKey(f);
-    let list = pool.get(k);
-    if (!list) pool.set(k, (list = []));
-    list.push(i);
-  });
-  const matched = new Set<number>();
+  // The n-th base finding of a key matches the n-th head finding of the same key (src/report/identity.ts).
+  const baseIds = new Set(findingIdentities(base.findings));
+  const headIds = findingIdentities(head.findings);
   const newCounts: Partial<Record<FindingCode, number>> = {};
-  const states: BaselineState[] = head.findings.map((f) => {
-    const list = pool.get(stableKey(f));
-    const i = list?.shift();
-    if (i !== undefined) {
-      matched.add(i);
-      return 'unchanged';
-    }
+  const states: BaselineState[] = head.findings.map((f, i) => {
+    if (baseIds.has(headIds[i]!)) return 'unchanged';
     newCounts[f.code] = (newCounts[f.code] ?? 0) + 1;
     return 'new';
   });
-  const fixed = base.findings.filter((_, i) => !matched.has(i));
+  const headSet = new Set(headIds);
+  const fixed = findingIdentities(base.findings).flatMap((id, i) => (headSet.has(id) ? [] : [base.findings[i]!]));
   const ordered: Partial<Record<FindingCode, number>> = {};
   for (const c of ALL_CODES) if (newCounts[c]) ordered[c] = newCounts[c];
   const nNew = states.filter((s) => s === 'new').length;
@@ -129,3 +107,5 @@ export function withBaseline(head: Report, base: Report, failOnNew: boolean, gat
   if (failOnNew) out.gate = evaluateGate(gate, b.newCounts, head.channels);
   return out;
 }
+
+export { stableKey } from '../report/identity.js';

@@ -2,11 +2,12 @@
 import type { CompareFormatter } from '../types.js';
 import { cleanBlocks } from './blocks.js';
 import { fittedTable, fitText } from '../present.js';
+import { NO_COLOR } from '../plain.js';
 
 export const compareTable: CompareFormatter = {
   name: 'table',
   description: 'tables for the terminal',
-  render(c, { chalk, width }) {
+  render(c, { chalk = NO_COLOR, width }) {
     const out: string[] = [];
     for (const b of cleanBlocks(c)) {
       if (b.kind === 'heading') out.push('', chalk.bold.underline(b.text));

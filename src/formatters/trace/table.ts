@@ -2,11 +2,12 @@
 import type { TraceFormatter } from '../types.js';
 import { traceBlocks } from './blocks.js';
 import { fitText, fittedTable } from '../present.js';
+import { NO_COLOR } from '../plain.js';
 
 export const traceTable: TraceFormatter = {
   name: 'table',
   description: 'tables for the terminal',
-  render(t, { chalk, width }) {
+  render(t, { chalk = NO_COLOR, width }) {
     const out: string[] = [];
     for (const b of traceBlocks(t)) {
       if (b.kind === 'heading') out.push('', chalk.bold.underline(b.text));

@@ -72,6 +72,8 @@ export interface CallEvent {
   orphanNote?: string;
   /** Both events come from one record that holds a whole call: their pair's method is `record`. */
   wholeRecord?: boolean;
+  /** `id` is the record's own key (a whole call without an id), not a correlation id: not counted in id coverage. */
+  ownKey?: boolean;
 }
 
 /**
@@ -137,6 +139,11 @@ export interface ChannelSpec {
    * in the report"). Absent: terminals arrive as the producer wrote them.
    */
   terminalOrder?: 'arbitrary';
+  /**
+   * `undeclared`: the profile names no correlation id, so id coverage is unknown (`null`, `n/a`)
+   * and `--min-id-coverage` cannot be evaluated (docs/ci.md). Absent: the channel has ids.
+   */
+  ids?: 'undeclared';
 }
 
 /** The public view of one side of a call. */
@@ -221,11 +228,14 @@ export interface ChannelMeaning {
   idKind: IdKind;
   /** Present only on channels whose terminal order is arbitrary (ChannelSpec `terminalOrder`). */
   terminalOrder?: 'arbitrary';
+  /** Present only on channels whose profile declares no id (ChannelSpec `ids`). */
+  ids?: 'undeclared';
 }
 
 export function channelMeaning(spec: ChannelSpec): ChannelMeaning {
   const m: ChannelMeaning = { rowLabel: spec.rowLabel, attribution: spec.attribution, groupLabels: [...spec.groupLabels], failure: spec.failure, idKind: spec.idKind };
   if (spec.terminalOrder === 'arbitrary') m.terminalOrder = 'arbitrary';
+  if (spec.ids === 'undeclared') m.ids = 'undeclared';
   return m;
 }
 

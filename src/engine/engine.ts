@@ -192,7 +192,7 @@ export class PairingEngine {
     const req: OpenReq = { seq, ev, interims: 0 };
     this.bump(ch, sc, (c) => {
       c.requests++;
-      if (ev.id !== null) c.requestsWithId++;
+      if (ev.id !== null && !ev.ownKey) c.requestsWithId++;
     });
     if (ev.id !== null) {
       const list = open.byId.get(ev.id);
@@ -272,7 +272,7 @@ export class PairingEngine {
   private terminal(ch: ChannelState, sc: ScopeState, ev: CallEvent): PairRecord | null {
     this.bump(ch, sc, (c) => {
       c.terminals++;
-      if (ev.id !== null) c.terminalsWithId++;
+      if (ev.id !== null && !ev.ownKey) c.terminalsWithId++;
     });
     if (ev.redundant) {
       this.bump(ch, sc, (c) => c.redundant++);

@@ -13,7 +13,7 @@ import { CODE_DESCRIPTIONS } from '../report/code-descriptions.js';
 import { FINDING_CODES } from '../report/findings.js';
 import type { Formatter } from './types.js';
 import { safeText } from './safe.js';
-import { findingCountText, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
+import { findingCountText, idCoverageText, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
 import { worstScopes } from '../report/worst-scopes.js';
 import { checkTitle, checkValue, offenderTotal, offenders } from './gate-text.js';
 
@@ -69,7 +69,7 @@ function channelRow(ch: ChannelReport): string[] {
     String(ch.orphanResponses),
     fifoMeaningless(ch.meaning) ? '— (terminal order is arbitrary)' : `${ch.crossed.fifo} of ${ch.crossed.comparable} (${pct(ch.crossed.fifoRate)})`,
     String(ch.maxInFlight),
-    pct(ch.idCoverage.requests),
+    idCoverageText(ch.idCoverage.requests, ch.meaning),
   ];
 }
 

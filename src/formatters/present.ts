@@ -14,6 +14,11 @@ export function pct(r: number | null): string {
   return r === null ? UNKNOWN : `${(r * 100).toFixed(1)}%`;
 }
 
+/** Id coverage as every view writes it: `n/a` when the channel's profile declares no id (unknown, never 0 or 100%). */
+export function idCoverageText(r: number | null, meaning: { ids?: 'undeclared' }): string {
+  return meaning.ids === 'undeclared' ? 'n/a (no id declared)' : r === null ? 'n/a' : pct(r);
+}
+
 export function num(n: number | null | undefined): string {
   return n === null || n === undefined ? UNKNOWN : String(n);
 }

@@ -13,7 +13,7 @@ import { loc, safeText } from './safe.js';
 import { assaySection } from './table-assay.js';
 import { gateVerdict } from './gate-text.js';
 import { failureText } from './failure.js';
-import { crossedByBaseline, fittedTable, fitText, msText, num, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
+import { crossedByBaseline, fittedTable, fitText, idCoverageText, msText, num, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
 import { worstScopes } from '../report/worst-scopes.js';
 
 const LIST_LIMIT = 10;
@@ -25,8 +25,8 @@ function channelSection(ch: ChannelReport, chalk: ChalkInstance, width: number |
   const p = ch.pairs;
   const warn = (n: number, s: string) => (n > 0 ? chalk.yellow(s) : s);
   t.push(
-    ['requests', String(ch.requests), `id coverage ${pct(ch.idCoverage.requests)}`],
-    ['terminals', String(ch.terminals), `id coverage ${pct(ch.idCoverage.terminals)}; ${ch.redundant} redundant, ${ch.duplicateTerminals} duplicate`],
+    ['requests', String(ch.requests), `id coverage ${idCoverageText(ch.idCoverage.requests, ch.meaning)}`],
+    ['terminals', String(ch.terminals), `id coverage ${idCoverageText(ch.idCoverage.terminals, ch.meaning)}; ${ch.redundant} redundant, ${ch.duplicateTerminals} duplicate`],
     ['failed', warn(ch.failed, String(ch.failed)), `when ${failureText(ch.meaning.failure)}`],
     ['interims', String(ch.interims), `${ch.unattributedInterims} unattributed`],
     ['pairs', String(p.total), `id ${p.byMethod.id} · signature ${p.byMethod.signature} · fifo ${p.byMethod.fifo}${p.byMethod.record ? ` · record ${p.byMethod.record}` : ''}`],

@@ -75,6 +75,7 @@ export function customChannel(spec: CustomProfileSpec): ChannelSpec {
     idKind: spec.idKind,
     ordered: spec.ordered,
     signatureFields: spec.signature.map((s) => s.name),
+    ...(spec.id === null ? { ids: 'undeclared' as const } : {}),
   };
 }
 
@@ -120,7 +121,7 @@ export function customProfile(spec: CustomProfileSpec): Profile {
   const channel = customChannel(spec);
   const sum: CustomSummary = { records: 0, calls: 0, naiveTimes: 0, unreadableTimes: 0 };
 
-  function emit(r: ReadRecord, role: Role, time: number | null, id: IdKey | null, loc: Loc, ctx: ProfileContext, label?: string): void {
+  function emit(r: ReadRecord, role: Role, time: number | null, id: IdKey | null, loc: Loc, ctx: ProfileContext, label?: string, own = false): void {
     const attrs: CallAttrs = { kind: r.role === 'call' ? 'record' : role };
     if (spec.group[0]) attrs.provider = r.group[0];
     if (spec.group[1]) attrs.model = r.group[1];
@@ -133,6 +134,7 @@ export function customProfile(spec: CustomProfileSpec): Profile {
     // How the id is shown when its key is not (a protocol id, a direction-namespaced id).
     if (label !== undefined && label !== id) ev.idLabel = label;
     if (r.role === 'call') ev.wholeRecord = true;
+    if (own) ev.ownKey = true;
     ctx.emit(ev);
   }
 
@@ -169,8 +171,8 @@ export function customProfile(spec: CustomProfileSpec): Profile {
               // record (the record's id when it has one, else its place in the input).
               sum.calls++;
               const key = id ?? derivedKey(`record:${loc.path}:${loc.line}:${++callSeq}`);
-              emit(r, 'request', r.time, key, loc, ctx, label);
-              emit(r, 'terminal', r.end, key, loc, ctx, label);
+              emit(r, 'request', r.time, key, loc, ctx, label, id === null);
+              emit(r, 'terminal', r.end, key, loc, ctx, label, id === null);
             } else emit(r, r.role, r.time, id, loc, ctx, label);
           }
           return outcome;

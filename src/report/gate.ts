@@ -33,7 +33,15 @@ export interface GateCheck {
   op: '<=' | '>=';
   /** The finding codes whose findings are this check's offenders (empty when none are located). */
   codes: FindingCode[];
+  /**
+   * Why the check cannot be evaluated (`actual` is null and the check fails: no evidence is no pass,
+   * docs/ci.md): `no-requests`, or `ids-undeclared` (a channel with requests whose profile names no id).
+   */
+  unknown?: GateUnknown;
 }
+
+export const GATE_UNKNOWNS = ['no-requests', 'ids-undeclared'] as const;
+export type GateUnknown = (typeof GATE_UNKNOWNS)[number];
 
 export interface Gate {
   passed: boolean;
@@ -134,9 +142,11 @@ export function evaluateGate(
   if (opts.minIdCoverage !== undefined) {
     const req = sum((c) => c.requests);
     const withId = channels.reduce((n, c) => n + Math.round((c.idCoverage.requests ?? 0) * c.requests), 0);
-    const actual = req === 0 ? null : Math.round((withId / req) * 1e6) / 1e6;
-    // No requests at all: coverage is unknown, and a gate that asks for a minimum does not pass on no evidence.
-    checks.push({ name: 'min-id-coverage', limit: opts.minIdCoverage, actual, passed: actual !== null && actual >= opts.minIdCoverage, op: '>=', codes: [] });
+    // Coverage is unknown with no requests at all, or when a channel's profile names no id (its
+    // coverage is null, never 0 or 100%); a gate that asks for a minimum does not pass on no evidence.
+    const unknown: GateUnknown | undefined = req === 0 ? 'no-requests' : channels.some((c) => c.requests > 0 && c.idCoverage.requests === null) ? 'ids-undeclared' : undefined;
+    const actual = unknown !== undefined ? null : Math.round((withId / req) * 1e6) / 1e6;
+    checks.push({ name: 'min-id-coverage', limit: opts.minIdCoverage, actual, passed: actual !== null && actual >= opts.minIdCoverage, op: '>=', codes: [], ...(unknown ? { unknown } : {}) });
   }
   const passed = checks.every((c) => c.passed);
   return { passed, enforced: !opts.noFail, checks };

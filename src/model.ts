@@ -260,6 +260,12 @@ export function shownId(side: { id: string | null; idLabel?: string }): string |
   return side.id !== null && SAFE_ID.test(side.id) ? side.id : null;
 }
 
+/** A call's latency group and subgroup (named by the channel's `groupLabels`): its tool, else its provider and model. */
+export function latencyGroup(req: { attrs: CallAttrs }, term: { attrs: CallAttrs }): [string | null, string | null] {
+  if (req.attrs.tool != null || term.attrs.tool != null) return [req.attrs.tool ?? term.attrs.tool ?? null, null];
+  return [req.attrs.provider ?? term.attrs.provider ?? null, req.attrs.model ?? term.attrs.model ?? null];
+}
+
 /** What one attribution row is called on a channel. */
 export function rowLabel(m: Pick<ChannelMeaning, 'rowLabel'>): string {
   return m.rowLabel;

@@ -17,7 +17,7 @@ import type {
   ShadowName,
   ShadowPairRecord,
 } from '../model.js';
-import { shownId } from '../model.js';
+import { latencyGroup, shownId } from '../model.js';
 import type { Finding } from '../report/findings.js';
 import { finding } from '../report/findings.js';
 import type { ChannelSnapshot, EngineSnapshot, SnapshotOptions } from '../model/snapshot.js';
@@ -577,7 +577,3 @@ function mergedSignature(spec: ChannelSpec, req: CallEvent, term: CallEvent): Re
   return out;
 }
 
-function latencyGroup(req: CallEvent, term: CallEvent): [string | null, string | null] {
-  if (req.attrs.tool != null || term.attrs.tool != null) return [req.attrs.tool ?? term.attrs.tool ?? null, null];
-  return [req.attrs.provider ?? term.attrs.provider ?? null, req.attrs.model ?? term.attrs.model ?? null];
-}

@@ -127,6 +127,6 @@ export interface ReportBaseline extends BaselineReport {
 export function withBaseline(head: Report, base: Report, failOnNew: boolean, gate: GateOptions): Report {
   const b = compareReports(base, head);
   const out: Report = { ...head, baseline: { ...b, failOnNew } };
-  if (failOnNew) out.gate = evaluateGate(gate, b.newCounts, head.channels);
+  if (failOnNew) out.gate = evaluateGate(gate, b.newCounts, head.channels, true);
   return out;
 }

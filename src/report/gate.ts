@@ -38,6 +38,8 @@ export interface GateCheck {
    * docs/ci.md): `no-requests`, or `ids-undeclared` (a channel with requests whose profile names no id).
    */
   unknown?: GateUnknown;
+  /** `--fail-on-new`: this finding check counted the findings new since the baseline only (`actual` is how many are new). */
+  counted?: 'new';
 }
 
 export const GATE_UNKNOWNS = ['no-requests', 'ids-undeclared'] as const;
@@ -104,24 +106,30 @@ function isSeverity(s: string): s is Severity {
 
 const codesOf = (sev: Severity): FindingCode[] => ALL_CODES.filter((c) => FINDING_CODES[c] === sev);
 
+/**
+ * `newOnly` (`--fail-on-new`): `counts` are the findings new since the baseline, and the finding
+ * checks say so (`counted: 'new'`), so every view writes `2 new warnings`.
+ */
 export function evaluateGate(
   opts: GateOptions,
   counts: Partial<Record<FindingCode, number>>,
   channels: readonly ChannelReport[],
+  newOnly = false,
 ): Gate {
+  const counted = newOnly ? { counted: 'new' as const } : {};
   validateGateOptions(opts);
   const checks: GateCheck[] = [];
   const bySeverity = (sev: Severity) =>
     Object.entries(counts).reduce((n, [code, c]) => (isFindingCode(code) && FINDING_CODES[code] === sev ? n + (c ?? 0) : n), 0);
 
   const errors = bySeverity('error');
-  checks.push({ name: 'error-findings', limit: 0, actual: errors, passed: errors === 0, op: '<=', codes: codesOf('error') });
+  checks.push({ name: 'error-findings', limit: 0, actual: errors, passed: errors === 0, op: '<=', codes: codesOf('error'), ...counted });
 
   for (const item of parseFailOn(opts.failOn ?? [])) {
     if (item === 'error') continue; // the default check already covers it
     if (isFindingCode(item) && FINDING_CODES[item] === 'error') continue;
     const actual = isSeverity(item) ? bySeverity(item) : (counts[item] ?? 0);
-    checks.push({ name: `fail-on:${item}`, limit: 0, actual, passed: actual === 0, op: '<=', codes: isSeverity(item) ? codesOf(item) : [item] });
+    checks.push({ name: `fail-on:${item}`, limit: 0, actual, passed: actual === 0, op: '<=', codes: isSeverity(item) ? codesOf(item) : [item], ...counted });
   }
 
   const sum = (f: (c: ChannelReport) => number) => channels.reduce((n, c) => n + f(c), 0);

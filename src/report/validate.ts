@@ -226,7 +226,7 @@ const checkName: Check = (v, w) => {
 const gate = obj({
   passed: bool,
   enforced: bool,
-  checks: arr(obj({ name: checkName, limit: finite, actual: nullable(finite), passed: bool, op: oneOf(['<=', '>=']), codes: arr(code) }, { unknown: oneOf([...GATE_UNKNOWNS]) })),
+  checks: arr(obj({ name: checkName, limit: finite, actual: nullable(finite), passed: bool, op: oneOf(['<=', '>=']), codes: arr(code) }, { unknown: oneOf([...GATE_UNKNOWNS]), counted: oneOf(['new']) })),
 });
 
 const failOnItem: Check = (v, w) => {

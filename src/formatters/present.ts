@@ -178,9 +178,11 @@ export function fittedTable(head: readonly string[], rows: readonly (readonly st
     chalk,
   );
   for (const r of rows) t.push(cols.map((i, j) => cutCell(r[i] ?? '', widths[j]!, how(i))));
-  if (dropped.length === 0) return t.toString();
-  const names = dropped.sort((a, b) => a - b).map((i) => (head[i] !== '' ? stripVTControlCharacters(head[i]!) : fit[i]!.kind === 'message' ? 'message' : `column ${i + 1}`));
-  return `${t.toString()}\n${chalk.dim(`(${dropped.length} column(s) hidden to fit: ${names.join(', ')}; --wide shows them)`)}`;
+  // A column with nothing in it hid nothing: only columns that said something are named.
+  const lost = dropped.filter((i) => !rows.every((r) => UNINFORMATIVE.has(stripVTControlCharacters(r[i] ?? '').trim())));
+  if (lost.length === 0) return t.toString();
+  const names = lost.sort((a, b) => a - b).map((i) => (head[i] !== '' ? stripVTControlCharacters(head[i]!) : fit[i]!.kind === 'message' ? 'message' : `column ${i + 1}`));
+  return `${t.toString()}\n${chalk.dim(`(${lost.length} column(s) hidden to fit: ${names.join(', ')}; --wide shows them)`)}`;
 }
 
 /**

@@ -110,6 +110,18 @@ describe('terminal fit by importance (80 columns)', () => {
     expect(after).toBe('');
   });
 
+  it('--wide never cuts a long message', async () => {
+    resetClock();
+    const caller = `agent-${'x'.repeat(150)}`;
+    const f = writeCapture([amp({ event: 'llm:request', id: 'r-1', provider: 'p', model: 'm', caller })]);
+    const json = path.join(tmpDir(), 'r.json');
+    const r = await runCli(['analyze', f, '--wide', '--report', `json=${json}`], at80);
+    const message = (JSON.parse(readFileSync(json, 'utf8')) as { findings: Array<{ message: string }> }).findings[0]!.message;
+    expect(message.length).toBeGreaterThan(150);
+    const row = tableAfter(r.stdout, 'Findings').rows.find((l) => l.includes('ORPHAN_REQUEST'))!;
+    expect(cells(row)[4]).toBe(message);
+  });
+
   it('compare without ids keeps `at risk` and drops the columns of n/a first', async () => {
     const dir = tmpDir();
     const noIds = path.join(dir, 'no-ids.jsonl');

@@ -74,6 +74,8 @@ export interface CallEvent {
   orphanNote?: string;
   /** Both events come from one record that holds a whole call: their pair's method is `record`. */
   wholeRecord?: boolean;
+  /** `id` is the record's own key (a whole call without an id), not a correlation id: not counted in id coverage. */
+  ownKey?: boolean;
 }
 
 /**
@@ -139,6 +141,11 @@ export interface ChannelSpec {
    * in the report"). Absent: terminals arrive as the producer wrote them.
    */
   terminalOrder?: 'arbitrary';
+  /**
+   * `undeclared`: the profile names no correlation id, so id coverage is unknown (`null`, `n/a`)
+   * and `--min-id-coverage` cannot be evaluated (docs/ci.md). Absent: the channel has ids.
+   */
+  ids?: 'undeclared';
 }
 
 /** The public view of one side of a call. */
@@ -223,11 +230,14 @@ export interface ChannelMeaning {
   idKind: IdKind;
   /** Present only on channels whose terminal order is arbitrary (ChannelSpec `terminalOrder`). */
   terminalOrder?: 'arbitrary';
+  /** Present only on channels whose profile declares no id (ChannelSpec `ids`). */
+  ids?: 'undeclared';
 }
 
 export function channelMeaning(spec: ChannelSpec): ChannelMeaning {
   const m: ChannelMeaning = { rowLabel: spec.rowLabel, attribution: spec.attribution, groupLabels: [...spec.groupLabels], failure: spec.failure, idKind: spec.idKind };
   if (spec.terminalOrder === 'arbitrary') m.terminalOrder = 'arbitrary';
+  if (spec.ids === 'undeclared') m.ids = 'undeclared';
   return m;
 }
 
@@ -250,6 +260,12 @@ const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 export function shownId(side: { id: string | null; idLabel?: string }): string | null {
   if (side.idLabel !== undefined) return side.idLabel;
   return side.id !== null && SAFE_ID.test(side.id) ? side.id : null;
+}
+
+/** A call's latency group and subgroup (named by the channel's `groupLabels`): its tool, else its provider and model. */
+export function latencyGroup(req: { attrs: CallAttrs }, term: { attrs: CallAttrs }): [string | null, string | null] {
+  if (req.attrs.tool != null || term.attrs.tool != null) return [req.attrs.tool ?? term.attrs.tool ?? null, null];
+  return [req.attrs.provider ?? term.attrs.provider ?? null, req.attrs.model ?? term.attrs.model ?? null];
 }
 
 /** What one attribution row is called on a channel. */

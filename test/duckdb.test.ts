@@ -13,10 +13,11 @@ import { writeShardedCapture } from './shards.js';
 
 const schema = JSON.parse(readFileSync(path.join(ROOT, 'docs', 'pairs.schema.json'), 'utf8'));
 
-/** The query docs/scale-out.md shows (DuckDB; the Spark SQL form there is the same SELECT). */
-const PAIRS_COLUMNS = `columns = {type: 'VARCHAR', channel: 'VARCHAR', scope: 'VARCHAR', caller: 'VARCHAR', method: 'VARCHAR',
-  requestTime: 'TIMESTAMP', terminalTime: 'TIMESTAMP', latencyMs: 'DOUBLE', status: 'VARCHAR',
-  usage: 'STRUCT(inputTokens BIGINT, outputTokens BIGINT, cacheReadTokens BIGINT, cacheWriteTokens BIGINT)'}`;
+/** The one column list docs/scale-out.md documents (its `CREATE VIEW pairs` statement), read from the page. */
+const SCALE_OUT = readFileSync(path.join(ROOT, 'docs', 'scale-out.md'), 'utf8');
+const PAIRS_COLUMNS = /format = 'newline_delimited', columns = \{[^}]*\}/.exec(SCALE_OUT)![0];
+/** The report's findings statement of the same page (its `read_json('callpair.json', …)` query). */
+const FINDINGS_SQL = /SELECT f\.code[\s\S]*?\}\)\);/.exec(SCALE_OUT)![0];
 
 describe('pairs in DuckDB', () => {
   it('per-caller totals over the pairs of several shards equal compare', async () => {
@@ -46,9 +47,9 @@ describe('pairs in DuckDB', () => {
     const conn = await db.connect();
     const q = async (sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJson();
     const glob = path.join(out, '*.ndjson');
-    const rows = await q(`SELECT caller, count(*) AS calls, sum(usage.inputTokens) AS inputTokens, sum(usage.outputTokens) AS outputTokens,
+    const rows = await q(`SELECT rowKey AS caller, count(*) AS calls, sum(usage.inputTokens) AS inputTokens, sum(usage.outputTokens) AS outputTokens,
         min(requestTime) AS first
-      FROM read_ndjson('${glob}', ${PAIRS_COLUMNS}) WHERE type = 'call' GROUP BY caller ORDER BY caller`);
+      FROM read_json('${glob}', ${PAIRS_COLUMNS}) WHERE type = 'call' GROUP BY rowKey ORDER BY rowKey`);
 
     const cmp = await runCli(['compare', 'captures', '-f', 'json'], { cwd: dir });
     expect(cmp.code, cmp.stderr).toBe(0);
@@ -70,9 +71,52 @@ describe('pairs in DuckDB', () => {
 
     // The one-line Parquet export of the docs.
     const parquet = path.join(dir, 'pairs.parquet');
-    await conn.run(`COPY (SELECT * FROM read_ndjson('${glob}', ${PAIRS_COLUMNS})) TO '${parquet}' (FORMAT parquet)`);
+    await conn.run(`COPY (SELECT * FROM read_json('${glob}', ${PAIRS_COLUMNS})) TO '${parquet}' (FORMAT parquet)`);
     const back = await q(`SELECT count(*) AS n FROM '${parquet}'`);
     expect(Number(back[0]!.n)).toBe(lines);
+    conn.closeSync();
+  }, 60_000);
+
+  it('the documented column list gives every file the same types: per-shard Parquet of different captures reads back together', async () => {
+    const dir = tmpDir();
+    // Ids that all look like UUIDs (seed-trace) against protocol ids (a JSON-RPC transcript) and
+    // a custom profile's labels (a HAR): read_json_auto types id UUID in one and VARCHAR in another.
+    const shards = [['fixtures/seed-trace.jsonl'], ['fixtures/real/jsonrpc-directions/transcript.jsonl'], ['fixtures/real/har/har-fulfill.har.json', '--profile', 'fixtures/real/profiles/har-entries.json']];
+    const db = await DuckDBInstance.create(':memory:');
+    const conn = await db.connect();
+    const q = async (sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJson();
+    const types = async (from: string) => (await q(`DESCRIBE SELECT * FROM ${from}`)).map((r) => `${r.column_name} ${r.column_type}`);
+    let lines = 0;
+    const guessed = new Set<string>();
+    const describe: string[][] = [];
+    for (const [k, args] of shards.entries()) {
+      const nd = path.join(dir, `shard-${k}.ndjson`);
+      const r = await runCli(['pairs', ...args, '-o', nd]);
+      expect(r.code, r.stderr).toBe(0);
+      lines += readFileSync(nd, 'utf8').split('\n').filter(Boolean).length;
+      guessed.add((await types(`read_json_auto('${nd}')`)).find((t) => t.startsWith('id '))!);
+      await conn.run(`COPY (SELECT * FROM read_json('${nd}', ${PAIRS_COLUMNS})) TO '${path.join(dir, `shard-${k}.parquet`)}' (FORMAT parquet)`);
+      describe.push(await types(`'${path.join(dir, `shard-${k}.parquet`)}'`));
+    }
+    expect(guessed.size).toBeGreaterThan(1); // what the column list is for
+    for (const d of describe) expect(d).toEqual(describe[0]);
+    expect(describe[0]).toEqual(expect.arrayContaining(['requestTime TIMESTAMP WITH TIME ZONE', 'requestLine BIGINT', 'path VARCHAR', 'line BIGINT', 'id VARCHAR', 'labels MAP(VARCHAR, VARCHAR)']));
+    // One glob over the shards' Parquet, no union_by_name: the same schema.
+    const all = await q(`SELECT channel, count(*) AS n, count(requestPath) AS located, min(requestTime) AS first FROM '${path.join(dir, 'shard-*.parquet')}' GROUP BY channel ORDER BY channel`);
+    expect(all.map((r) => r.channel)).toEqual(['http', 'jsonrpc', 'llm']);
+    expect(all.reduce((n, r) => n + Number(r.n), 0)).toBe(lines);
+    expect(String(all.find((r) => r.channel === 'llm')!.first)).toBe('2026-09-03 10:00:01+00');
+    const labels = await q(`SELECT labels['method'] AS m FROM '${path.join(dir, 'shard-*.parquet')}' WHERE channel = 'jsonrpc' AND type = 'call' LIMIT 1`);
+    expect(labels[0]!.m).toEqual(expect.any(String));
+
+    // The report's findings through the documented statement, in two captures of different shapes.
+    for (const [k, args] of [['fixtures/orphan-crossed.jsonl'], ['fixtures/assay/run-ids.decisions.ndjson', '--caller', 'fixtures/assay/run-ids.caller.jsonl', '--upstream', 'fixtures/assay/run-ids.upstream.jsonl']].entries()) {
+      const json = path.join(dir, `report-${k}.json`);
+      await runCli(['analyze', ...args, '--report', `json=${json}`]);
+      const report = JSON.parse(readFileSync(json, 'utf8')) as { findings: Array<{ code: string; locations: Array<{ path: string; line: number }> }> };
+      const rows = await q(FINDINGS_SQL.replace("'callpair.json'", `'${json}'`));
+      expect(rows.map((r) => [r.code, r.path, Number(r.line)])).toEqual(report.findings.map((f) => [f.code, f.locations[0]?.path ?? null, f.locations[0] ? f.locations[0].line : 0]));
+    }
     conn.closeSync();
   }, 60_000);
 });

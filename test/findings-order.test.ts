@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compareFindings, finding, FindingCollector, type Finding } from '../src/report/findings.js';
+import { bySeverity, compareFindings, finding, FindingCollector, type Finding } from '../src/report/findings.js';
 
 const arb = fc.record({
   path: fc.constantFrom('a.jsonl', 'a/b.jsonl', 'a-b.jsonl', 'b.jsonl'),
@@ -35,5 +35,11 @@ describe('FindingCollector order', () => {
     const f = (path: string) => finding('DUPLICATE_ID', { locations: [{ path, line: 1 }] }, { id: 'i', caller: 'c' });
     expect(compareFindings(f('a/b.jsonl'), f('a-b.jsonl'))).toBeLessThan(0);
     expect(compareFindings(f('a.jsonl'), f('a/b.jsonl'))).toBeGreaterThan(0);
+  });
+});
+
+describe('codes by severity', () => {
+  it('lists errors first, then warnings, then notes; code order within a severity', () => {
+    expect(bySeverity(['CROSSED_PAIR', 'ORPHAN_REQUEST', 'SPLIT_SCOPE', 'DENIED_BUT_DELIVERED'])).toEqual(['DENIED_BUT_DELIVERED', 'SPLIT_SCOPE', 'ORPHAN_REQUEST', 'CROSSED_PAIR']);
   });
 });

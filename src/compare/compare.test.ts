@@ -52,7 +52,8 @@ describe('pairs lines', () => {
   it('writes only ids that pass the safe-shape rule, and partners only where ids exist', () => {
     const l = callLine(pair(), BY_TOOL);
     expect(l.id).toBeNull();
-    expect(l.caller).toBe('read_file');
+    expect(l.caller).toBe('main');
+    expect(l.rowKey).toBe('read_file');
     expect(l.request).toBe('d.ndjson:3');
     expect('fifoPartner' in l).toBe(false);
     const withPartner = callLine(pair({ fifoPartner: { path: 'd.ndjson', line: 2 }, signaturePartner: null, terminal: side({ id: 'abc-1' }) }), BY_TOOL);

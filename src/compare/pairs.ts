@@ -6,25 +6,41 @@
 import { analyze, type AnalyzeOptions } from '../analyze.js';
 import { safeJson } from '../formatters/json.js';
 import type { AttributionField, CallSide, ChannelSpec, Loc, OrphanRequestRecord, OrphanResponseRecord, PairRecord, Usage } from '../model.js';
-import { isFailed, shownId, type FailureRule } from '../model.js';
+import { isFailed, latencyGroup, shownId, type FailureRule } from '../model.js';
 import type { Report } from '../report/report.js';
 import { attributionKey } from './compare.js';
 
-/** One call: a request with the terminal that closed it. */
-export interface CallLine {
-  type: 'call';
-  channel: string;
-  scope: string;
-  /** The attribution key (as in compare): amplifier caller; tool name elsewhere. */
+/**
+ * The columns every line fills from the channel's declaration (docs/report.md, `callpair pairs`):
+ * `tool`, `provider` and `model` hold only what the channel's group labels (or the record) call
+ * so; `labels` holds every group value under the label its profile gives it.
+ */
+interface Named {
+  /** Who made the call, as the record states it (as the table and the findings show it). */
   caller: string;
+  /** The row the call counts under in `compare` (the channel's `rowLabel`: caller, tool, method…). */
+  rowKey: string;
   tool: string | null;
   provider: string | null;
   model: string | null;
+  /** The channel's group labels, each with this call's value (`{"method": "tools/call", "tool": "read_file"}`). */
+  labels: Record<string, string | null>;
+}
+
+/** One call: a request with the terminal that closed it. */
+export interface CallLine extends Named {
+  type: 'call';
+  channel: string;
+  scope: string;
   method: PairRecord['method'];
   confidence: PairRecord['confidence'];
-  /** `path:line` of the request and of the terminal. */
+  /** `path:line` of the request and of the terminal, and each as its own fields. */
   request: string;
+  requestPath: string;
+  requestLine: number;
   terminal: string;
+  terminalPath: string;
+  terminalLine: number;
   /** When the request and the terminal happened (ISO 8601, UTC, to the microsecond); null when the record has no time. */
   requestTime: string | null;
   terminalTime: string | null;
@@ -44,17 +60,15 @@ export interface CallLine {
   signaturePartner?: string | null;
 }
 
-export interface OrphanLine {
+export interface OrphanLine extends Named {
   type: 'orphan';
   kind: 'request' | 'response';
   channel: string;
   scope: string;
-  caller: string;
-  tool: string | null;
-  provider: string | null;
-  model: string | null;
-  /** `path:line` of the orphaned event (named so no SQL engine reads a keyword: docs/pairs.schema.json). */
+  /** `path:line` of the orphaned event (named so no SQL engine reads a keyword: docs/pairs.schema.json), and its parts. */
   location: string;
+  path: string;
+  line: number;
   /** When the orphaned event happened (ISO 8601, UTC, to the microsecond); null when unknown. */
   eventTime: string | null;
   id: string | null;
@@ -100,22 +114,50 @@ function str(v: string | null | undefined): string | null {
   return v ?? null;
 }
 
-/** `meaning`: the channel's declared attribution (the `caller` field of a line is the row it counts under). */
-export function callLine(p: PairRecord, meaning: { attribution: AttributionField; failure?: FailureRule }): CallLine {
+/** What a line needs of its channel's declaration. */
+export interface LineMeaning {
+  attribution: AttributionField;
+  failure?: FailureRule;
+  /** The labels of the channel's latency group and subgroup (ChannelSpec `groupLabels`). */
+  groupLabels?: readonly string[];
+}
+
+const DEFAULT_LABELS = ['provider', 'model'] as const;
+
+/** The named columns of a call (its request first, then its terminal) or of one orphaned side. */
+function named(meaning: LineMeaning, first: CallSide, second: CallSide = first): Named {
+  const [g0, g1] = latencyGroup(first, second);
+  const names = meaning.groupLabels ?? DEFAULT_LABELS;
+  const labels: Record<string, string | null> = {};
+  names.forEach((n, i) => (labels[n] = (i === 0 ? g0 : g1) ?? null));
+  const own = (n: string) => (Object.prototype.hasOwnProperty.call(labels, n) ? labels[n]! : null);
+  return {
+    caller: first.caller,
+    rowKey: attributionKey(meaning, first),
+    tool: str(first.attrs.tool ?? second.attrs.tool) ?? own('tool'),
+    provider: own('provider'),
+    model: own('model'),
+    labels,
+  };
+}
+
+/** `meaning`: the channel's declaration (attribution, failure rule, group labels). */
+export function callLine(p: PairRecord, meaning: LineMeaning): CallLine {
   const r = p.request;
   const t = p.terminal;
   const line: CallLine = {
     type: 'call',
     channel: p.channel,
     scope: p.scope,
-    caller: attributionKey(meaning, r),
-    tool: str(r.attrs.tool ?? t.attrs.tool),
-    provider: str(r.attrs.provider ?? t.attrs.provider),
-    model: str(r.attrs.model ?? t.attrs.model),
+    ...named(meaning, r, t),
     method: p.method,
     confidence: p.confidence,
     request: at(r.loc),
+    requestPath: r.loc.path,
+    requestLine: r.loc.line,
     terminal: at(t.loc),
+    terminalPath: t.loc.path,
+    terminalLine: t.loc.line,
     requestTime: isoTime(r.time),
     terminalTime: isoTime(t.time),
     id: safeId(t, r),
@@ -132,17 +174,16 @@ export function callLine(p: PairRecord, meaning: { attribution: AttributionField
   return line;
 }
 
-function orphan(kind: 'request' | 'response', channel: string, scope: string, s: CallSide, reason: string, ageMs: number | null, interims: number | null, meaning: { attribution: AttributionField }): OrphanLine {
+function orphan(kind: 'request' | 'response', channel: string, scope: string, s: CallSide, reason: string, ageMs: number | null, interims: number | null, meaning: LineMeaning): OrphanLine {
   return {
     type: 'orphan',
     kind,
     channel,
     scope,
-    caller: attributionKey(meaning, s),
-    tool: str(s.attrs.tool),
-    provider: str(s.attrs.provider),
-    model: str(s.attrs.model),
+    ...named(meaning, s),
     location: at(s.loc),
+    path: s.loc.path,
+    line: s.loc.line,
     eventTime: isoTime(s.time),
     id: safeId(s),
     reason,
@@ -153,11 +194,11 @@ function orphan(kind: 'request' | 'response', channel: string, scope: string, s:
   };
 }
 
-export function orphanRequestLine(o: OrphanRequestRecord, meaning: { attribution: AttributionField }): OrphanLine {
+export function orphanRequestLine(o: OrphanRequestRecord, meaning: LineMeaning): OrphanLine {
   return orphan('request', o.channel, o.scope, o.request, o.reason, o.ageMs, o.interims, meaning);
 }
 
-export function orphanResponseLine(o: OrphanResponseRecord, meaning: { attribution: AttributionField }): OrphanLine {
+export function orphanResponseLine(o: OrphanResponseRecord, meaning: LineMeaning): OrphanLine {
   return orphan('response', o.channel, o.scope, o.terminal, o.reason, null, null, meaning);
 }
 

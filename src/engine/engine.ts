@@ -17,7 +17,7 @@ import type {
   ShadowName,
   ShadowPairRecord,
 } from '../model.js';
-import { shownId } from '../model.js';
+import { latencyGroup, shownId } from '../model.js';
 import type { Finding } from '../report/findings.js';
 import { finding } from '../report/findings.js';
 import type { ChannelSnapshot, EngineSnapshot, SnapshotOptions } from '../model/snapshot.js';
@@ -192,7 +192,7 @@ export class PairingEngine {
     const req: OpenReq = { seq, ev, interims: 0 };
     this.bump(ch, sc, (c) => {
       c.requests++;
-      if (ev.id !== null) c.requestsWithId++;
+      if (ev.id !== null && !ev.ownKey) c.requestsWithId++;
     });
     if (ev.id !== null) {
       const list = open.byId.get(ev.id);
@@ -272,7 +272,7 @@ export class PairingEngine {
   private terminal(ch: ChannelState, sc: ScopeState, ev: CallEvent): PairRecord | null {
     this.bump(ch, sc, (c) => {
       c.terminals++;
-      if (ev.id !== null) c.terminalsWithId++;
+      if (ev.id !== null && !ev.ownKey) c.terminalsWithId++;
     });
     if (ev.redundant) {
       this.bump(ch, sc, (c) => c.redundant++);
@@ -582,7 +582,3 @@ function mergedSignature(spec: ChannelSpec, req: CallEvent, term: CallEvent): Re
   return out;
 }
 
-function latencyGroup(req: CallEvent, term: CallEvent): [string | null, string | null] {
-  if (req.attrs.tool != null || term.attrs.tool != null) return [req.attrs.tool ?? term.attrs.tool ?? null, null];
-  return [req.attrs.provider ?? term.attrs.provider ?? null, req.attrs.model ?? term.attrs.model ?? null];
-}

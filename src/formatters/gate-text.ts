@@ -4,7 +4,7 @@
  */
 import type { Finding } from '../report/findings.js';
 import { failOnItem, isFailOnCheck, type FixedGateCheck, type GateCheck } from '../report/gate.js';
-import type { Gate } from '../report/gate.js';
+import type { Gate, GateUnknown } from '../report/gate.js';
 import type { Report } from '../report/report.js';
 
 const TITLES: Record<FixedGateCheck, string> = {
@@ -26,9 +26,27 @@ export function checkValue(v: number | string | null): string {
   return v === null ? 'n/a' : String(v);
 }
 
-/** `max-orphan-requests: 1 (limit <= 0)`. */
+const UNKNOWN_TEXT: Record<GateUnknown, string> = {
+  'no-requests': 'cannot be evaluated: no requests',
+  'ids-undeclared': 'cannot be evaluated: a profile declares no correlation id',
+};
+
+/** What a finding check counts, for `2 new warnings`: a severity's findings, or a code's. */
+function countedNoun(c: GateCheck, n: number): string {
+  const item = c.name === 'error-findings' ? 'error' : isFailOnCheck(c.name) ? failOnItem(c.name) : c.name;
+  const severity = item === 'error' || item === 'warning' || item === 'note';
+  return severity ? `${item}${n === 1 ? '' : 's'}` : `${item} finding${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * `max-orphan-requests: 1 (limit <= 0)`; `min-id-coverage: n/a, cannot be evaluated: … (limit >= 0.95)`;
+ * with `--fail-on-new`, `fail-on:warning: 2 new warnings (limit <= 0)`.
+ */
 export function checkText(c: GateCheck): string {
-  return `${c.name}: ${checkValue(c.actual)} (limit ${c.op ?? '<='} ${checkValue(c.limit)})`;
+  // A report read back from JSON may carry a reason this version does not know.
+  const why = c.unknown !== undefined ? `, ${UNKNOWN_TEXT[c.unknown] ?? 'cannot be evaluated'}` : '';
+  const value = c.counted === 'new' && c.actual !== null ? `${c.actual} new ${countedNoun(c, c.actual)}` : checkValue(c.actual);
+  return `${c.name}: ${value}${why} (limit ${c.op ?? '<='} ${checkValue(c.limit)})`;
 }
 
 /** The listed findings that count against a check (the report lists at most --max-findings per code). */

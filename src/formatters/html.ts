@@ -17,7 +17,7 @@ import { latencySection } from './html/latency.js';
 import { scopeSvg } from './html/timeline.js';
 import { safeText } from './safe.js';
 import type { Formatter } from './types.js';
-import { findingCountText, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
+import { findingCountText, idCoverageText, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
 import { worstScopes } from '../report/worst-scopes.js';
 
 const FINDINGS_SHOWN = 40;
@@ -113,7 +113,7 @@ function channelRows(ch: ChannelReport, i: number): string {
       ? `<td class="n" colspan="2" title="${esc(ARBITRARY_ORDER_TEXT)}">— (terminal order is arbitrary)</td>`
       : cell(k('crossed.fifo'), ch.crossed.fifo, warnIf(ch.crossed.fifo)) + cell(k('crossed.comparable'), ch.crossed.comparable)) +
     cell(k('maxInFlight'), ch.maxInFlight, ch.maxInFlight > 1 ? 'n warn' : 'n') +
-    `<td class="n">${esc(pct(ch.idCoverage.requests))}</td>` +
+    `<td class="n">${esc(idCoverageText(ch.idCoverage.requests, ch.meaning))}</td>` +
     `<td class="n">${esc(msText(ch.latencyMs?.p50))}</td><td class="n">${esc(msText(ch.latencyMs?.p99))}</td></tr>`
   );
 }

@@ -10,10 +10,10 @@ import type { ChannelReport, Report } from '../report/report.js';
 import { fifoMeaningless } from '../model.js';
 import type { ReportBaseline } from '../merge/diff.js';
 import { CODE_DESCRIPTIONS } from '../report/code-descriptions.js';
-import { FINDING_CODES } from '../report/findings.js';
+import { bySeverity, FINDING_CODES } from '../report/findings.js';
 import type { Formatter } from './types.js';
 import { safeText } from './safe.js';
-import { findingCountText, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
+import { findingCountText, idCoverageText, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
 import { worstScopes } from '../report/worst-scopes.js';
 import { checkTitle, checkValue, offenderTotal, offenders } from './gate-text.js';
 
@@ -69,7 +69,7 @@ function channelRow(ch: ChannelReport): string[] {
     String(ch.orphanResponses),
     fifoMeaningless(ch.meaning) ? '— (terminal order is arbitrary)' : `${ch.crossed.fifo} of ${ch.crossed.comparable} (${pct(ch.crossed.fifoRate)})`,
     String(ch.maxInFlight),
-    pct(ch.idCoverage.requests),
+    idCoverageText(ch.idCoverage.requests, ch.meaning),
   ];
 }
 
@@ -147,7 +147,7 @@ export function renderMarkdown(report: Report): string {
   }
 
   // Codes in severity order (errors, then warnings, then notes): FINDING_CODES is in that order.
-  const codes = (Object.keys(FINDING_CODES) as (keyof typeof FINDING_CODES)[]).filter((c) => (report.findingCounts[c] ?? 0) > 0);
+  const codes = bySeverity((Object.keys(FINDING_CODES) as (keyof typeof FINDING_CODES)[]).filter((c) => (report.findingCounts[c] ?? 0) > 0));
   out.push('### Findings', '');
   if (codes.length === 0) out.push('No findings.', '');
   else {

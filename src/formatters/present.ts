@@ -14,6 +14,11 @@ export function pct(r: number | null): string {
   return r === null ? UNKNOWN : `${(r * 100).toFixed(1)}%`;
 }
 
+/** Id coverage as every view writes it: `n/a` when the channel's profile declares no id (unknown, never 0 or 100%). */
+export function idCoverageText(r: number | null, meaning: { ids?: 'undeclared' }): string {
+  return meaning.ids === 'undeclared' ? 'n/a (no id declared)' : r === null ? 'n/a' : pct(r);
+}
+
 export function num(n: number | null | undefined): string {
   return n === null || n === undefined ? UNKNOWN : String(n);
 }
@@ -47,15 +52,16 @@ export const CUT = '…';
 /**
  * `s` cut to `w` visible characters (each of its lines) with the cut marker; colour is dropped from
  * a cut line. A `path:line` keeps its end (the file name, the line number and what follows), anything
- * else its start.
+ * else its start; with `middle` (ids) both ends are kept and the middle goes.
  */
-export function cutCell(s: string, w: number): string {
+export function cutCell(s: string, w: number, how: 'end' | 'middle' = 'end'): string {
   return s
     .split('\n')
     .map((line) => {
       const plain = [...stripVTControlCharacters(line)];
       if (plain.length <= w) return line;
       const keep = Math.max(0, w - 1);
+      if (how === 'middle') return middleCut(plain, w);
       // `path:line` or `path:line caller`: the path is cut from its start, the rest kept when it fits.
       const m = /^(\S+?)(:\d+(?: .*)?)$/.exec(plain.join(''));
       if (m) {
@@ -67,50 +73,116 @@ export function cutCell(s: string, w: number): string {
     .join('\n');
 }
 
+/** `abcdef…uvwxyz`: the start and the end of an id, its middle replaced by the cut marker. */
+function middleCut(chars: readonly string[], w: number): string {
+  if (chars.length <= w) return chars.join('');
+  const keep = Math.max(0, w - 1);
+  const head = Math.ceil(keep / 2);
+  const tail = keep - head;
+  return chars.slice(0, head).join('') + CUT + (tail > 0 ? chars.slice(-tail).join('') : '');
+}
+
+/** How one column fits a narrow terminal (docs/report.md, terminal width). */
+export interface ColumnFit {
+  /**
+   * Columns are dropped in ascending priority when the table cannot fit with cut cells; a column
+   * without one is never dropped. Columns whose every cell is empty or unknown (`n/a`, `—`) go first.
+   */
+  priority?: number;
+  /**
+   * `message`: free text, cut (down to a readable minimum) before any column is dropped; `id`:
+   * shortened in the middle, never so far that two different ids look alike; `location`: a
+   * `path:line`, cut from the path's start.
+   */
+  kind?: 'message' | 'id' | 'location';
+}
+
 export interface FitOptions {
   /** The terminal width; undefined: no limit (`--wide`, or output to a file or a pipe without COLUMNS). */
   width?: number;
-  /** Column indexes to drop when the table cannot fit even with cut cells, the least valuable first. */
+  /** Column indexes to drop when the table cannot fit even with cut cells, the least valuable first (priorities 0, 1, …). */
   drop?: readonly number[];
+  /** Per column (aligned with the head): its priority and kind. */
+  columns?: readonly (ColumnFit | undefined)[];
 }
 
 /** A table line's width: the cells, one space either side of each, and a border between and around them. */
 const tableWidth = (w: readonly number[]) => w.reduce((n, x) => n + x + 2, 0) + w.length + 1;
 /** Cells are never cut below this. */
 const HARD_MIN = 3;
+/** Messages and locations are cut to this before a column is dropped. */
+const SOFT_MIN = 24;
+const UNINFORMATIVE = new Set(['', 'n/a', UNKNOWN, '-']);
+
+/** The narrowest width at which the middle-cut forms of a column's distinct values stay distinct. */
+function distinctWidth(values: readonly string[], natural: number): number {
+  const distinct = [...new Set(values.map((v) => stripVTControlCharacters(v)))];
+  for (let w = HARD_MIN; w < natural; w++) {
+    const seen = new Set(distinct.map((v) => middleCut([...v], w)));
+    if (seen.size === distinct.length) return w;
+  }
+  return natural;
+}
 
 /**
- * A terminal table (as `plainTable`) that fits `opts.width`: first the low-value columns of
- * `opts.drop` are dropped (only as many as needed), then the widest cells are cut with `CUT`; no
- * line is longer than the width (docs/report.md, terminal width).
+ * A terminal table (as `plainTable`) that fits `opts.width` by importance: messages are cut first
+ * (to a readable minimum), then whole columns go — those with nothing to say (every cell empty or
+ * `n/a`), then by ascending priority — then the widest cells are cut with `CUT`; ids are shortened
+ * in the middle and never until two look alike. No line is longer than the width, and a table that
+ * lost columns says so under it, with `--wide` (docs/report.md, terminal width).
  */
 export function fittedTable(head: readonly string[], rows: readonly (readonly string[])[], chalk: ChalkInstance, opts: FitOptions = {}): string {
+  const fit: ColumnFit[] = head.map((_, i) => ({ ...(opts.columns?.[i] ?? {}) }));
+  (opts.drop ?? []).forEach((d, k) => {
+    if (fit[d] && fit[d]!.priority === undefined) fit[d]!.priority = k;
+  });
   let cols = head.map((_, i) => i);
   const natural = (i: number) => Math.max(visibleWidth(head[i]!), ...rows.map((r) => visibleWidth(r[i] ?? '')));
+  const idMin = (i: number) => distinctWidth(rows.map((r) => r[i] ?? ''), natural(i));
+  const soft = (i: number) => (fit[i]!.kind === 'message' || fit[i]!.kind === 'location' ? Math.min(natural(i), SOFT_MIN) : fit[i]!.kind === 'id' ? idMin(i) : natural(i));
+  const hard = (i: number) => (fit[i]!.kind === 'id' ? idMin(i) : Math.min(natural(i), HARD_MIN));
+  /** Widths for `cols`, the widest cut first down to `min`; fits the width when that is possible. */
+  const shrink = (min: (i: number) => number, width: number) => {
+    const ws = cols.map(natural);
+    const mins = cols.map(min);
+    while (tableWidth(ws) > width) {
+      let k = -1;
+      for (let j = 0; j < ws.length; j++) if (ws[j]! > mins[j]! && (k < 0 || ws[j]! > ws[k]!)) k = j;
+      if (k < 0) break;
+      ws[k]!--;
+    }
+    return ws;
+  };
   let widths = cols.map(natural);
+  const dropped: number[] = [];
   const width = opts.width;
   if (width !== undefined && tableWidth(widths) > width) {
-    // Low-value columns go first, then the widest cells are cut.
-    for (const d of opts.drop ?? []) {
-      if (cols.length <= 1 || tableWidth(cols.map(natural)) <= width) break;
+    const empty = (i: number) => rows.length > 0 && rows.every((r) => UNINFORMATIVE.has(stripVTControlCharacters(r[i] ?? '').trim()));
+    const order = [
+      ...cols.filter((i) => fit[i]!.priority !== undefined && empty(i)),
+      ...cols.filter((i) => fit[i]!.priority !== undefined && !empty(i)).sort((a, b) => fit[a]!.priority! - fit[b]!.priority! || a - b),
+    ];
+    // Messages cut first, then columns dropped (only as many as needed), then every cell cut.
+    widths = shrink(soft, width);
+    for (const d of order) {
+      if (tableWidth(widths) <= width || cols.length <= 1) break;
       cols = cols.filter((i) => i !== d);
+      dropped.push(d);
+      widths = shrink(soft, width);
     }
-    widths = cols.map(natural);
-    const mins = cols.map((i) => Math.min(natural(i), HARD_MIN));
-    // Cut the widest column one character at a time until the table fits (or nothing can be cut).
-    while (tableWidth(widths) > width) {
-      let k = -1;
-      for (let j = 0; j < widths.length; j++) if (widths[j]! > mins[j]! && (k < 0 || widths[j]! > widths[k]!)) k = j;
-      if (k < 0) break;
-      widths[k]!--;
-    }
+    if (tableWidth(widths) > width) widths = shrink(hard, width);
   }
+  const how = (i: number) => (fit[i]!.kind === 'id' ? 'middle' : 'end');
   const t = plainTable(
     cols.map((i, j) => cutCell(head[i]!, widths[j]!)),
     chalk,
   );
-  for (const r of rows) t.push(cols.map((i, j) => cutCell(r[i] ?? '', widths[j]!)));
-  return t.toString();
+  for (const r of rows) t.push(cols.map((i, j) => cutCell(r[i] ?? '', widths[j]!, how(i))));
+  // A column with nothing in it hid nothing: only columns that said something are named.
+  const lost = dropped.filter((i) => !rows.every((r) => UNINFORMATIVE.has(stripVTControlCharacters(r[i] ?? '').trim())));
+  if (lost.length === 0) return t.toString();
+  const names = lost.sort((a, b) => a - b).map((i) => (head[i] !== '' ? stripVTControlCharacters(head[i]!) : fit[i]!.kind === 'message' ? 'message' : `column ${i + 1}`));
+  return `${t.toString()}\n${chalk.dim(`(${lost.length} column(s) hidden to fit: ${names.join(', ')}; --wide shows them)`)}`;
 }
 
 /**

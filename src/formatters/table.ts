@@ -7,13 +7,13 @@ import type { ChalkInstance } from 'chalk';
 import type { Report, ChannelReport } from '../report/report.js';
 import { ARBITRARY_ORDER_TEXT, fifoMeaningless } from '../model.js';
 import type { Finding } from '../report/findings.js';
-import { FINDING_CODES } from '../report/findings.js';
+import { bySeverity, FINDING_CODES, isFindingCode } from '../report/findings.js';
 import type { Formatter } from './types.js';
 import { loc, safeText } from './safe.js';
 import { assaySection } from './table-assay.js';
 import { gateVerdict } from './gate-text.js';
 import { failureText } from './failure.js';
-import { crossedByBaseline, fittedTable, fitText, msText, num, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
+import { crossedByBaseline, type ColumnFit, fittedTable, fitText, idCoverageText, msText, num, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
 import { worstScopes } from '../report/worst-scopes.js';
 import { NO_COLOR } from './plain.js';
 
@@ -27,8 +27,8 @@ function channelSection(ch: ChannelReport, chalk: ChalkInstance, width: number |
   const p = ch.pairs;
   const warn = (n: number, s: string) => (n > 0 ? chalk.yellow(s) : s);
   t.push(
-    ['requests', String(ch.requests), `id coverage ${pct(ch.idCoverage.requests)}`],
-    ['terminals', String(ch.terminals), `id coverage ${pct(ch.idCoverage.terminals)}; ${ch.redundant} redundant, ${ch.duplicateTerminals} duplicate`],
+    ['requests', String(ch.requests), `id coverage ${idCoverageText(ch.idCoverage.requests, ch.meaning)}`],
+    ['terminals', String(ch.terminals), `id coverage ${idCoverageText(ch.idCoverage.terminals, ch.meaning)}; ${ch.redundant} redundant, ${ch.duplicateTerminals} duplicate`],
     ['failed', warn(ch.failed, String(ch.failed)), `when ${failureText(ch.meaning.failure)}`],
     ['interims', String(ch.interims), `${ch.unattributedInterims} unattributed`],
     ['pairs', String(p.total), `id ${p.byMethod.id} · signature ${p.byMethod.signature} · fifo ${p.byMethod.fifo}${p.byMethod.record ? ` · record ${p.byMethod.record}` : ''}`],
@@ -86,15 +86,19 @@ function channelSection(ch: ChannelReport, chalk: ChalkInstance, width: number |
 
 interface ListSpec {
   head: string[];
-  /** Columns dropped first on a narrow terminal. */
-  drop: number[];
+  /** Per column: its priority and kind on a narrow terminal (present.ts `ColumnFit`). */
+  columns: (ColumnFit | undefined)[];
 }
+
+/** Messages are bounded (capture text inside them is hostile) but never cut by `--wide`. */
+const MESSAGE_MAX = 2000;
+const LOC: ColumnFit = { kind: 'location' };
 
 function findingList(title: string, list: Finding[], total: number, row: (f: Finding) => string[], spec: ListSpec, chalk: ChalkInstance, width: number | undefined): string {
   if (total === 0) return '';
   const rows = list.slice(0, LIST_LIMIT).map(row);
   const more = total - Math.min(list.length, LIST_LIMIT);
-  return `${chalk.bold(title)}\n${fittedTable(spec.head, rows, chalk, { width, drop: spec.drop })}${more > 0 ? chalk.dim(`\n…and ${more} more (see --format json or callpair pairs)`) : ''}`;
+  return `${chalk.bold(title)}\n${fittedTable(spec.head, rows, chalk, { width, columns: spec.columns })}${more > 0 ? chalk.dim(`\n…and ${more} more (see --format json or callpair pairs)`) : ''}`;
 }
 
 function render(report: Report, chalk: ChalkInstance, width: number | undefined): string {
@@ -121,7 +125,7 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
       '',
       chalk.bold('Worst scopes') +
         chalk.dim(` (${ws.list.length} of ${ws.troubled} with trouble${listed < all ? ` among the ${listed} listed of ${all}` : ''}; ${RANKING_TEXT})`),
-      fittedTable([...SCOPE_HEAD], ws.list.map((r) => scopeRow(r, (x) => safeText(x, 60))), chalk, { width, drop: [6, 0] }),
+      fittedTable([...SCOPE_HEAD], ws.list.map((r) => scopeRow(r, (x) => safeText(x, 400))), chalk, { width, columns: [{ priority: 1 }, { kind: 'id' }, undefined, undefined, undefined, undefined, { priority: 0 }] }),
     );
   }
 
@@ -138,7 +142,7 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
         f.code === 'CROSSED_PAIR'
           ? [loc(f.locations[0]), safeText(f.data.terminalCaller, 30), `${loc(f.locations[1])} ${safeText(f.data.trueCaller, 30)}`, f.locations[2] ? `${loc(f.locations[2])} ${safeText(f.data.shadowCaller ?? '', 30)}` : '(none open)']
           : [],
-      { head: ['terminal', 'caller', 'true request', 'FIFO would take'], drop: [1] },
+      { head: ['terminal', 'caller', 'true request', 'FIFO would take'], columns: [LOC, { priority: 1 }, LOC, LOC] },
       chalk,
       width,
     ),
@@ -147,7 +151,7 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
       by('ORPHAN_REQUEST'),
       count('ORPHAN_REQUEST'),
       (f) => (f.code === 'ORPHAN_REQUEST' ? [loc(f.locations[0]), safeText(f.channel ?? ''), safeText(f.data.caller, 30), f.data.note ? safeText(f.data.note, 60) : f.data.reason === 'evicted' ? 'evicted' : `${msText(f.data.ageMs)} before end`] : []),
-      { head: ['request', 'channel', 'caller', ''], drop: [1, 3] },
+      { head: ['request', 'channel', 'caller', ''], columns: [LOC, { priority: 1 }, undefined, { priority: 2, kind: 'message' }] },
       chalk,
       width,
     ),
@@ -156,7 +160,7 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
       by('ORPHAN_RESPONSE'),
       count('ORPHAN_RESPONSE'),
       (f) => (f.code === 'ORPHAN_RESPONSE' ? [loc(f.locations[0]), safeText(f.channel ?? ''), safeText(f.data.caller, 30), safeText(f.data.reason, 40)] : []),
-      { head: ['terminal', 'channel', 'caller', 'reason'], drop: [1, 3] },
+      { head: ['terminal', 'channel', 'caller', 'reason'], columns: [LOC, { priority: 1 }, undefined, { priority: 2, kind: 'message' }] },
       chalk,
       width,
     ),
@@ -165,15 +169,20 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
       by('AMBIGUOUS_PAIR'),
       count('AMBIGUOUS_PAIR'),
       (f) => (f.code === 'AMBIGUOUS_PAIR' ? [loc(f.locations[0]), loc(f.locations[1]), safeText(f.data.caller, 30), `${f.data.method} among ${f.data.candidates}`] : []),
-      { head: ['terminal', 'request taken', 'caller', ''], drop: [2] },
+      { head: ['terminal', 'request taken', 'caller', ''], columns: [LOC, LOC, { priority: 1 }, { kind: 'message' }] },
       chalk,
       width,
     ),
   ].filter(Boolean);
   if (sections.length) out.push('', sections.join('\n\n'));
 
-  const codes = Object.keys(report.findingCounts) as (keyof typeof FINDING_CODES)[];
-  if (codes.length) {
+  // Errors first, then warnings, then notes (the order of `findings`).
+  const codes = bySeverity(Object.keys(report.findingCounts).filter(isFindingCode));
+  const b = report.baseline;
+  /** With --baseline: how many of a code's listed findings are new. */
+  const newOf = (code: string, shadow?: string) =>
+    b ? String(report.findings.filter((f, i) => f.code === code && b.states[i] === 'new' && (shadow === undefined || (f.code === 'CROSSED_PAIR' && f.data.shadow === shadow))).length) : '';
+  if (codes.length || b) {
     const ft: string[][] = [];
     for (const code of codes) {
       const first = report.findings.find((f) => f.code === code);
@@ -185,13 +194,23 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
         for (const [shadow, label, n] of [['fifo', 'FIFO', split.fifo], ['signature', 'signature-FIFO', split.signature]] as const) {
           if (n === 0) continue;
           const f1 = report.findings.find((f) => f.code === 'CROSSED_PAIR' && f.data.shadow === shadow);
-          ft.push([`${code} (${label})`, sevText, String(n), loc(f1?.locations[0]), f1 ? safeText(f1.message, 120) : '']);
+          ft.push([`${code} (${label})`, sevText, String(n), newOf(code, shadow), loc(f1?.locations[0]), f1 ? safeText(f1.message, MESSAGE_MAX) : '']);
         }
         continue;
       }
-      ft.push([code, sevText, String(report.findingCounts[code]), loc(first?.locations[0]), first ? safeText(first.message, 120) : '']);
+      ft.push([code, sevText, String(report.findingCounts[code]), newOf(code), loc(first?.locations[0]), first ? safeText(first.message, MESSAGE_MAX) : '']);
     }
-    out.push('', chalk.bold('Findings'), fittedTable(['finding', 'severity', 'count', 'first at', ''], ft, chalk, { width, drop: [3, 1] }));
+    const head = ['finding', 'severity', 'count', 'new', 'first at', ''];
+    // Location and severity outrank the message; the message is cut first, and dropped first.
+    const columns: ColumnFit[] = [{}, { priority: 3 }, {}, {}, { priority: 2, kind: 'location' }, { priority: 1, kind: 'message' }];
+    const keep = b ? [0, 1, 2, 3, 4, 5] : [0, 1, 2, 4, 5];
+    out.push('', chalk.bold('Findings'));
+    if (b) {
+      out.push(
+        `Since the baseline: ${b.counts.new} new, ${b.counts.fixed} fixed, ${b.counts.unchanged} unchanged finding(s)${b.complete ? '' : ' (listed findings only: a report left some out)'}${b.failOnNew ? '; the gate counts new findings only' : ''}`,
+      );
+    }
+    if (ft.length) out.push(fittedTable(keep.map((i) => head[i]!), ft.map((r) => keep.map((i) => r[i]!)), chalk, { width, columns: keep.map((i) => columns[i]) }));
   }
   for (const n of report.notes) out.push(chalk.dim(`note: ${safeText(n, 300)}`));
 

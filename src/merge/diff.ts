@@ -85,7 +85,8 @@ function crossedRate(r: Report): number | null {
 
 function idCoverage(r: Report): number | null {
   const req = sum(r, (c) => c.requests);
-  if (req === 0) return null;
+  // Unknown when a channel's profile declares no id (its coverage is null): never counted as 0.
+  if (req === 0 || r.channels.some((c) => c.requests > 0 && c.idCoverage.requests === null)) return null;
   const withId = r.mergeData
     ? r.mergeData.channels.reduce((n, c) => n + c.requestsWithId, 0)
     : r.channels.reduce((n, c) => n + Math.round((c.idCoverage.requests ?? 0) * c.requests), 0);
@@ -104,7 +105,7 @@ export interface ReportBaseline extends BaselineReport {
 export function withBaseline(head: Report, base: Report, failOnNew: boolean, gate: GateOptions): Report {
   const b = compareReports(base, head);
   const out: Report = { ...head, baseline: { ...b, failOnNew } };
-  if (failOnNew) out.gate = evaluateGate(gate, b.newCounts, head.channels);
+  if (failOnNew) out.gate = evaluateGate(gate, b.newCounts, head.channels, true);
   return out;
 }
 

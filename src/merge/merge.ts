@@ -149,7 +149,7 @@ export class ReportMerger {
       else {
         // A scope listed by two shards: its calls were paired apart. Counted once, flagged.
         acc.scopeCount--;
-        cur.report = mergeScope(cur.report, s);
+        cur.report = mergeScope(cur.report, s, acc.meaning);
         cur.reports++;
       }
     }
@@ -192,7 +192,7 @@ export class ReportMerger {
         channel: name,
         ordered: acc.ordered,
         meaning: acc.meaning,
-        ...counterReport(acc.counters),
+        ...counterReport(acc.counters, acc.meaning),
         failed: acc.failed,
         scopeCount: acc.scopeCount,
         ...(omitted > 0 ? { scopesOmitted: omitted } : {}),
@@ -331,11 +331,11 @@ function addCounts(c: Counters, r: CounterReport, requestsWithId: number, termin
  * One scope listed by two shards (a SPLIT_SCOPE): counts add; the latency percentiles of the two
  * halves cannot be combined (scopes carry no sketch) and are left unknown.
  */
-function mergeScope(a: ScopeReport, b: ScopeReport): ScopeReport {
+function mergeScope(a: ScopeReport, b: ScopeReport, meaning: ChannelReport['meaning']): ScopeReport {
   const c = newCounters();
   addCounts(c, a, unrate(a.idCoverage.requests, a.requests), unrate(a.idCoverage.terminals, a.terminals));
   addCounts(c, b, unrate(b.idCoverage.requests, b.requests), unrate(b.idCoverage.terminals, b.terminals));
-  return { scope: a.scope, ...counterReport(c), latencyMs: mergeStats(a.latencyMs, b.latencyMs) };
+  return { scope: a.scope, ...counterReport(c, meaning), latencyMs: mergeStats(a.latencyMs, b.latencyMs) };
 }
 
 function mergeStats(a: LatencyStats | null, b: LatencyStats | null): LatencyStats | null {

@@ -151,7 +151,8 @@ function toEvent(top: Record<string, unknown>, name: string, role: Role, loc: Lo
   const attrs: CallAttrs = { kind: name, provider, model };
   if (role === 'terminal') {
     const status = asString(field(top, data, 'status'));
-    attrs.status = name === 'provider:error' ? 'error' : (status ?? 'ok');
+    // An llm:response that states no status has none (null, never a made-up `ok`); it is not a failure.
+    attrs.status = name === 'provider:error' ? 'error' : status;
     attrs.error = errorText(field(top, data, 'error'));
     attrs.usage = readUsage(field(top, data, 'usage'));
     attrs.durationMs = rawNumber(field(top, data, 'duration_ms'));

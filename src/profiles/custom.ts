@@ -76,6 +76,7 @@ export function customChannel(spec: CustomProfileSpec): ChannelSpec {
     idKind: spec.idKind,
     ordered: spec.ordered,
     signatureFields: spec.signature.map((s) => s.name),
+    ...(spec.id === null ? { ids: 'undeclared' as const } : {}),
   };
 }
 
@@ -149,7 +150,7 @@ export function customProfile(spec: CustomProfileSpec): Profile {
   // An entry goes when its call closes, so this holds only open calls (never a queue).
   const openHalves = new Map<string, { r: ReadRecord; loc: Loc; id: IdKey; label: string | undefined }>();
 
-  function emit(r: ReadRecord, role: Role, time: number | null, id: IdKey | null, loc: Loc, ctx: ProfileContext, label?: string, whole = false): void {
+  function emit(r: ReadRecord, role: Role, time: number | null, id: IdKey | null, loc: Loc, ctx: ProfileContext, label?: string, whole = false, own = false): void {
     const attrs: CallAttrs = { kind: r.role === 'call' ? 'record' : role };
     if (r.durationMs !== null && role === 'terminal') attrs.durationMs = r.durationMs;
     if (spec.group[0]) attrs.provider = r.group[0];
@@ -167,6 +168,7 @@ export function customProfile(spec: CustomProfileSpec): Profile {
     // How the id is shown when its key is not (a protocol id, a direction-namespaced id).
     if (label !== undefined && label !== id) ev.idLabel = label;
     if (r.role === 'call' || (r.role === 'half' && whole)) ev.wholeRecord = true;
+    if (own) ev.ownKey = true;
     ctx.emit(ev);
   }
 
@@ -209,8 +211,8 @@ export function customProfile(spec: CustomProfileSpec): Profile {
               // record (the record's id when it has one, else its place in the input).
               sum.calls++;
               const key = id ?? derivedKey(`record:${loc.path}:${loc.line}:${++callSeq}`);
-              emit(r, 'request', r.time, key, loc, ctx, label);
-              emit(r, 'terminal', r.end, key, loc, ctx, label);
+              emit(r, 'request', r.time, key, loc, ctx, label, false, id === null);
+              emit(r, 'terminal', r.end, key, loc, ctx, label, false, id === null);
             } else if (r.role === 'event') {
               // Expects no outcome: counted as what it is, never a request (so never an orphan).
               sum.events = (sum.events ?? 0) + 1;

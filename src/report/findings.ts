@@ -237,6 +237,11 @@ export function comparePaths(a: string, b: string): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/** Codes in the order every view lists them: errors first, then warnings, then notes; code order within a severity. */
+export function bySeverity<C extends FindingCode>(codes: readonly C[]): C[] {
+  return [...codes].sort((a, b) => SEVERITY_RANK[FINDING_CODES[a]] - SEVERITY_RANK[FINDING_CODES[b]] || ALL_CODES.indexOf(a) - ALL_CODES.indexOf(b));
+}
+
 /** The first `max` of a list in `compareFindings` order (the list is sorted in place). */
 export function firstFindings(list: Finding[], max: number): Finding[] {
   list.sort(compareFindings);
@@ -278,9 +283,7 @@ export class FindingCollector {
   /** Kept findings: by severity, then code order, then `compareFindings`. */
   list(): Finding[] {
     const out: Finding[] = [];
-    const codes = ALL_CODES.filter((c) => this.kept.has(c)).sort(
-      (a, b) => SEVERITY_RANK[FINDING_CODES[a]] - SEVERITY_RANK[FINDING_CODES[b]] || ALL_CODES.indexOf(a) - ALL_CODES.indexOf(b),
-    );
+    const codes = bySeverity(ALL_CODES.filter((c) => this.kept.has(c)));
     for (const c of codes) append(out, firstFindings(this.kept.get(c) ?? [], this.max));
     return out;
   }

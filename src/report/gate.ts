@@ -33,7 +33,17 @@ export interface GateCheck {
   op: '<=' | '>=';
   /** The finding codes whose findings are this check's offenders (empty when none are located). */
   codes: FindingCode[];
+  /**
+   * Why the check cannot be evaluated (`actual` is null and the check fails: no evidence is no pass,
+   * docs/ci.md): `no-requests`, or `ids-undeclared` (a channel with requests whose profile names no id).
+   */
+  unknown?: GateUnknown;
+  /** `--fail-on-new`: this finding check counted the findings new since the baseline only (`actual` is how many are new). */
+  counted?: 'new';
 }
+
+export const GATE_UNKNOWNS = ['no-requests', 'ids-undeclared'] as const;
+export type GateUnknown = (typeof GATE_UNKNOWNS)[number];
 
 export interface Gate {
   passed: boolean;
@@ -103,11 +113,17 @@ function isSeverity(s: string): s is Severity {
 
 const codesOf = (sev: Severity): FindingCode[] => ALL_CODES.filter((c) => FINDING_CODES[c] === sev);
 
+/**
+ * `newOnly` (`--fail-on-new`): `counts` are the findings new since the baseline, and the finding
+ * checks say so (`counted: 'new'`), so every view writes `2 new warnings`.
+ */
 export function evaluateGate(
   opts: GateOptions,
   counts: Partial<Record<FindingCode, number>>,
   channels: readonly ChannelReport[],
+  newOnly = false,
 ): Gate {
+  const counted = newOnly ? { counted: 'new' as const } : {};
   validateGateOptions(opts);
   const checks: GateCheck[] = [];
   const bySeverity = (sev: Severity) =>
@@ -116,13 +132,13 @@ export function evaluateGate(
   const excused = opts.allowUnverified ? (counts.DELIVERY_UNVERIFIED ?? 0) : 0;
   const errors = bySeverity('error') - excused;
   const errorCodes = opts.allowUnverified ? codesOf('error').filter((c) => c !== 'DELIVERY_UNVERIFIED') : codesOf('error');
-  checks.push({ name: 'error-findings', limit: 0, actual: errors, passed: errors === 0, op: '<=', codes: errorCodes });
+  checks.push({ name: 'error-findings', limit: 0, actual: errors, passed: errors === 0, op: '<=', codes: errorCodes, ...counted });
 
   for (const item of parseFailOn(opts.failOn ?? [])) {
     if (item === 'error') continue; // the default check already covers it
     if (isFindingCode(item) && FINDING_CODES[item] === 'error') continue;
     const actual = isSeverity(item) ? bySeverity(item) : (counts[item] ?? 0);
-    checks.push({ name: `fail-on:${item}`, limit: 0, actual, passed: actual === 0, op: '<=', codes: isSeverity(item) ? codesOf(item) : [item] });
+    checks.push({ name: `fail-on:${item}`, limit: 0, actual, passed: actual === 0, op: '<=', codes: isSeverity(item) ? codesOf(item) : [item], ...counted });
   }
 
   const sum = (f: (c: ChannelReport) => number) => channels.reduce((n, c) => n + f(c), 0);
@@ -143,9 +159,11 @@ export function evaluateGate(
   if (opts.minIdCoverage !== undefined) {
     const req = sum((c) => c.requests);
     const withId = channels.reduce((n, c) => n + Math.round((c.idCoverage.requests ?? 0) * c.requests), 0);
-    const actual = req === 0 ? null : Math.round((withId / req) * 1e6) / 1e6;
-    // No requests at all: coverage is unknown, and a gate that asks for a minimum does not pass on no evidence.
-    checks.push({ name: 'min-id-coverage', limit: opts.minIdCoverage, actual, passed: actual !== null && actual >= opts.minIdCoverage, op: '>=', codes: [] });
+    // Coverage is unknown with no requests at all, or when a channel's profile names no id (its
+    // coverage is null, never 0 or 100%); a gate that asks for a minimum does not pass on no evidence.
+    const unknown: GateUnknown | undefined = req === 0 ? 'no-requests' : channels.some((c) => c.requests > 0 && c.idCoverage.requests === null) ? 'ids-undeclared' : undefined;
+    const actual = unknown !== undefined ? null : Math.round((withId / req) * 1e6) / 1e6;
+    checks.push({ name: 'min-id-coverage', limit: opts.minIdCoverage, actual, passed: actual !== null && actual >= opts.minIdCoverage, op: '>=', codes: [], ...(unknown ? { unknown } : {}) });
   }
   const passed = checks.every((c) => c.passed);
   const gate: Gate = { passed, enforced: !opts.noFail, checks };

@@ -169,7 +169,9 @@ function rate(n: number, d: number): number | null {
   return d === 0 ? null : Math.round((n / d) * 1e6) / 1e6;
 }
 
-export function counterReport(c: CountersSnapshot): CounterReport {
+/** `meaning`: on a channel whose profile declares no id (`ids: 'undeclared'`) id coverage is unknown, null. */
+export function counterReport(c: CountersSnapshot, meaning?: Pick<ChannelMeaning, 'ids'>): CounterReport {
+  const noIds = meaning?.ids === 'undeclared';
   return {
     requests: c.requests,
     terminals: c.terminals,
@@ -193,7 +195,7 @@ export function counterReport(c: CountersSnapshot): CounterReport {
       fifoRate: rate(c.crossedFifo, c.crossedComparable),
       signatureRate: rate(c.crossedSignature, c.crossedComparable),
     },
-    idCoverage: { requests: rate(c.requestsWithId, c.requests), terminals: rate(c.terminalsWithId, c.terminals) },
+    idCoverage: noIds ? { requests: null, terminals: null } : { requests: rate(c.requestsWithId, c.requests), terminals: rate(c.terminalsWithId, c.terminals) },
     maxInFlight: c.maxInFlight,
     negativeLatencies: c.negativeLatencies,
     latencyMs: c.latency,
@@ -213,7 +215,8 @@ export function channelReport(st: ChannelSnapshot, maxScopes?: number, failed = 
 
 /** A channel's report and its merge data (latency sketches aligned with `latencyByGroup`). */
 export function channelReportWithData(st: ChannelSnapshot, maxScopes?: number, failed = 0): { report: ChannelReport; data: MergeDataReport['channels'][number] } {
-  let scopes: ScopeReport[] = st.scopes.map((s) => ({ scope: s.scope, ...counterReport(s.counters) }));
+  const meaning = channelMeaning(st.spec);
+  let scopes: ScopeReport[] = st.scopes.map((s) => ({ scope: s.scope, ...counterReport(s.counters, meaning) }));
   const folded = st.scopesFolded ?? 0;
   let omitted = folded;
   if (maxScopes !== undefined && scopes.length > maxScopes) {
@@ -235,8 +238,8 @@ export function channelReportWithData(st: ChannelSnapshot, maxScopes?: number, f
   const report: ChannelReport = {
     channel: st.spec.name,
     ordered: st.spec.ordered,
-    meaning: channelMeaning(st.spec),
-    ...counterReport(st.counters),
+    meaning,
+    ...counterReport(st.counters, meaning),
     failed,
     scopeCount: st.scopes.length + folded,
     ...(omitted > 0 ? { scopesOmitted: omitted } : {}),

@@ -14,7 +14,7 @@
 import { CONFIDENCES, METHODS } from '../model.js';
 import { NAME_SHAPE } from '../profiles/lang/spec.js';
 import { FINDING_CODES, isFindingCode, UNVERIFIED_CAUSES, type FindingCode } from './findings.js';
-import { GATE_CHECKS, SEVERITIES } from './gate.js';
+import { GATE_CHECKS, GATE_UNKNOWNS, SEVERITIES } from './gate.js';
 import { REPORT_SCHEMA } from './report.js';
 
 /** A tool version: semver-like, short, nothing a terminal or a markup language acts on. */
@@ -167,7 +167,7 @@ const meaning = obj(
     failure: failureRule(0),
     idKind: oneOf(['correlation', 'protocol']),
   },
-  { terminalOrder: oneOf(['arbitrary']) },
+  { terminalOrder: oneOf(['arbitrary']), ids: oneOf(['undeclared']) },
 );
 
 const channel = obj({
@@ -234,7 +234,7 @@ const checkName: Check = (v, w) => {
 const gate = obj({
   passed: bool,
   enforced: bool,
-  checks: arr(obj({ name: checkName, limit: finite, actual: nullable(finite), passed: bool, op: oneOf(['<=', '>=']), codes: arr(code) })),
+  checks: arr(obj({ name: checkName, limit: finite, actual: nullable(finite), passed: bool, op: oneOf(['<=', '>=']), codes: arr(code) }, { unknown: oneOf([...GATE_UNKNOWNS]), counted: oneOf(['new']) })),
 }, { allowUnverified: (v, w) => { if (v !== true) bad(w, 'must be true when present'); } });
 
 const failOnItem: Check = (v, w) => {

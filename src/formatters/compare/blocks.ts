@@ -5,7 +5,7 @@
  */
 import { loc, safeText } from '../safe.js';
 import { mdText } from '../markdown.js';
-import { msText, num as numText, pct } from '../present.js';
+import { msText, num as numText, pct, type ColumnFit } from '../present.js';
 import type { AttributionRow, CompareChannel, CompareReport, Diff, StrategyCounts, StrategyName } from '../../compare/compare.js';
 import { STRATEGIES } from '../../compare/compare.js';
 import { worstFirst } from '../../report/worst-scopes.js';
@@ -15,7 +15,7 @@ import { append } from '../../arrays.js';
 export type Block =
   | { kind: 'heading'; text: string }
   | { kind: 'text'; text: string; tone?: 'warn' | 'dim' }
-  | { kind: 'table'; head: string[]; rows: string[][]; /** Columns dropped first on a narrow terminal. */ drop?: number[] };
+  | { kind: 'table'; head: string[]; rows: string[][]; /** Columns dropped first on a narrow terminal. */ drop?: number[]; /** Per column: priority and kind on a narrow terminal. */ columns?: (ColumnFit | undefined)[] };
 
 const LIST_LIMIT = 20;
 
@@ -100,7 +100,8 @@ function channelBlocks(ch: CompareChannel): Block[] {
   out.push({
     kind: 'table',
     head: ['strategy', 'pairs', 'orphan requests', 'orphan responses', 'crossed', 'crossed rate', 'at risk'],
-    drop: [6, 3],
+    // `at risk` is the one count without ground truth: kept; crossed columns of n/a go first.
+    columns: [undefined, undefined, { priority: 2 }, { priority: 1 }, { priority: 4 }, { priority: 3 }, undefined],
     rows: STRATEGIES.map((s) => strategyRow(s, ch.strategies[s], ch.groundTruth, meaningless)),
   });
 
@@ -111,9 +112,9 @@ function channelBlocks(ch: CompareChannel): Block[] {
     out.push({
       kind: 'table',
       head: ['scope', 'pairs (id)', 'max in flight', 'fifo crossed', 'signature crossed', 'fifo at risk', 'signature at risk'],
-      drop: [6, 5, 2],
+      columns: [{ kind: 'id' }, undefined, { priority: 1 }, { priority: 4 }, { priority: 3 }, undefined, { priority: 2 }],
       rows: scopes.slice(0, LIST_LIMIT).map((s) => [
-        safeText(s.scope, 48),
+        safeText(s.scope, 400),
         String(s.strategies.id.pairs),
         String(s.maxInFlight),
         meaningless ? '—' : s.groundTruth ? String(s.strategies.fifo.crossed) : 'n/a',
@@ -132,6 +133,7 @@ function channelBlocks(ch: CompareChannel): Block[] {
     out.push({
       kind: 'table',
       head: ['terminal', 'true request', 'FIFO gives it'],
+      columns: [{ kind: 'location' }, { kind: 'location' }, { kind: 'location' }],
       rows: fifoCrossed.map((x) => [
         loc(x.terminal),
         `${loc(x.trueRequest)} ${safeText(x.trueCaller, 30)}`,
@@ -144,7 +146,7 @@ function channelBlocks(ch: CompareChannel): Block[] {
     out.push({
       kind: 'table',
       head: ['terminal', 'FIFO gives it', 'caller', 'in flight'],
-      drop: [3],
+      columns: [{ kind: 'location' }, { kind: 'location' }, undefined, { priority: 1 }],
       rows: ch.atRiskExamples.map((x) => [loc(x.terminal), loc(x.request), safeText(x.caller, 30), String(x.inFlight)]),
     });
   }

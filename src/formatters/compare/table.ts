@@ -13,7 +13,7 @@ export const compareTable: CompareFormatter = {
       if (b.kind === 'heading') out.push('', chalk.bold.underline(b.text));
       else if (b.kind === 'text') out.push(b.tone === 'warn' ? chalk.yellow(b.text) : b.tone === 'dim' ? chalk.dim(b.text) : b.text);
       else {
-        out.push(fittedTable(b.head, b.rows, chalk, { width, drop: b.drop }));
+        out.push(fittedTable(b.head, b.rows, chalk, { width, drop: b.drop, columns: b.columns }));
       }
     }
     return `${fitText(out.join('\n'), width)}\n`;

@@ -13,7 +13,13 @@
  *   terminal has asked about, in a bucket keyed by its values on Q. A terminal with known fields T
  *   matches exactly the requests of mask M whose values on Q = M ∩ T equal its own (Q non-empty),
  *   so it reads one bucket per mask. Buckets of a (M, Q) pair are built the first time a terminal
- *   needs them (one pass over the pool), then kept up to date on every add and delete.
+ *   needs them (one pass over the live requests of mask M, which each mask keeps in arrival order),
+ *   then kept up to date on every add and delete. A request is covered by at most 2^|M| such builds
+ *   in its life, so a build is amortised O(1) per request too — never a pass over the whole pool,
+ *   which stale requests of other masks would make O(open) per terminal.
+ *
+ * The constant 2^f is why a profile has at most MAX_SIGNATURE_FIELDS signature fields
+ * (src/profiles/lang/spec.ts, docs/profiles.md).
  */
 
 import { sigMatch } from './cascade.js';
@@ -40,6 +46,13 @@ interface Bucket<T> {
   q: Entry<T>[];
   head: number;
   live: number;
+}
+
+/** The live requests of one mask, in arrival order (lazy deletion), and how many are live. */
+interface MaskList<T> {
+  live: number;
+  list: Entry<T>[];
+  head: number;
 }
 
 interface QIndex<T> {
@@ -122,7 +135,7 @@ export class SigPool<T> {
   private head = 0;
   private readonly bySeq = new Map<number, Entry<T>>();
   /** Live entries per signature mask (non-empty masks only: an all-unknown signature matches nothing). */
-  private readonly byMask = new Map<string, number>();
+  private readonly byMask = new Map<string, MaskList<T>>();
   /** Per request mask M: its indexes, by shared set Q. */
   private readonly indexes = new Map<string, Map<string, QIndex<T>>>();
 
@@ -150,7 +163,14 @@ export class SigPool<T> {
     if (this.order.length - this.head > 2 * this.bySeq.size + 64) this.compact();
     this.bySeq.set(seq, e);
     if (e.mask === '') return;
-    this.byMask.set(e.mask, (this.byMask.get(e.mask) ?? 0) + 1);
+    let ml = this.byMask.get(e.mask);
+    if (!ml) this.byMask.set(e.mask, (ml = { live: 0, list: [], head: 0 }));
+    ml.live++;
+    ml.list.push(e);
+    if (ml.list.length - ml.head > 2 * ml.live + 64) {
+      ml.list = ml.list.slice(ml.head).filter((x) => x.alive);
+      ml.head = 0;
+    }
     const idx = this.indexes.get(e.mask);
     if (idx) for (const x of idx.values()) file(x, e);
   }
@@ -161,8 +181,8 @@ export class SigPool<T> {
     e.alive = false;
     this.bySeq.delete(seq);
     if (e.mask !== '') {
-      const m = this.byMask.get(e.mask)! - 1;
-      if (m > 0) this.byMask.set(e.mask, m);
+      const ml = this.byMask.get(e.mask)!;
+      const m = --ml.live;
       if (m === 0) {
         this.byMask.delete(e.mask);
         // Nothing of this mask is open: its buckets hold only dead entries.
@@ -250,10 +270,11 @@ export class SigPool<T> {
     let x = byQ.get(qk);
     if (!x) {
       x = { q, buckets: new Map(), empty: 0 };
-      // Built once for this (mask, Q), in arrival order (one pass over the pool), then kept up to date.
-      for (let i = this.head; i < this.order.length; i++) {
-        const e = this.order[i]!;
-        if (e.alive && e.mask === mask) file(x, e);
+      // Built once for this (mask, Q), in arrival order (one pass over this mask's requests), then kept up to date.
+      const ml = this.byMask.get(mask)!;
+      for (let i = ml.head; i < ml.list.length; i++) {
+        const e = ml.list[i]!;
+        if (e.alive) file(x, e);
       }
       byQ.set(qk, x);
     }

@@ -6,6 +6,7 @@ import type { CallEvent, ChannelSpec, Loc } from '../model.js';
 import { zeroCounts, type CountersSnapshot } from '../model/snapshot.js';
 import { LatencyHistogram } from '../stats/histogram.js';
 import { SigPool } from './pool.js';
+import type { RecentKeys } from './recent.js';
 
 /** Counters of one channel or one scope. */
 export type Counters = Omit<CountersSnapshot, 'latency'> & { latency: LatencyHistogram };
@@ -77,7 +78,8 @@ export interface ChannelState {
   openTotal: number;
   /** Open requests of the channel in arrival order, so eviction takes the channel's oldest. */
   openQueue: OpenQueue;
-  closed: Map<string, true>;
+  /** Recently closed `scope\0id` keys (DUPLICATE_TERMINAL): a bounded window, src/engine/recent.ts. */
+  closed: RecentKeys;
   /**
    * Scopes with no open request, in the order they became idle: the ones folded first when the
    * channel holds more scopes than its cap (docs/design.md §8). An entry is stale when its stamp is

@@ -138,25 +138,48 @@ export class SigPool<T> {
   private readonly byMask = new Map<string, MaskList<T>>();
   /** Per request mask M: its indexes, by shared set Q. */
   private readonly indexes = new Map<string, Map<string, QIndex<T>>>();
+  /**
+   * Small: at most SCAN_BELOW entries, all live, in `order` alone (no Map, no mask, no index: most
+   * pools hold a call or two, and every request passes through three or four pools). The pool
+   * turns indexed when it grows past that, and small again once it is empty.
+   */
+  private small = true;
 
   get size(): number {
-    return this.bySeq.size;
+    return this.small ? this.order.length : this.bySeq.size;
   }
 
   /** Empty, with no index or stale entry left: reusable as a new pool. */
   isPristine(): boolean {
-    return this.bySeq.size === 0 && this.order.length === 0 && this.byMask.size === 0 && this.indexes.size === 0;
+    return this.small ? this.order.length === 0 : this.bySeq.size === 0 && this.order.length === 0 && this.byMask.size === 0 && this.indexes.size === 0;
+  }
+
+  private smallAt(seq: number): number {
+    const o = this.order;
+    for (let i = 0; i < o.length; i++) if (o[i]!.seq === seq) return i;
+    return -1;
   }
 
   get(seq: number): T | undefined {
+    if (this.small) {
+      const i = this.smallAt(seq);
+      return i < 0 ? undefined : this.order[i]!.item;
+    }
     return this.bySeq.get(seq)?.item;
   }
 
   has(seq: number): boolean {
-    return this.bySeq.has(seq);
+    return this.small ? this.smallAt(seq) >= 0 : this.bySeq.has(seq);
   }
 
   add(seq: number, item: T, sig: Sig): void {
+    if (this.small) {
+      if (this.order.length < SCAN_BELOW) {
+        this.order.push({ seq, item, sig, mask: '', alive: true });
+        return;
+      }
+      this.promote();
+    }
     const e: Entry<T> = { seq, item, sig, mask: maskOf(sig), alive: true };
     this.order.push(e);
     // Entries deleted behind a long-lived oldest one are dropped once they outnumber the live ones.
@@ -175,7 +198,33 @@ export class SigPool<T> {
     if (idx) for (const x of idx.values()) file(x, e);
   }
 
+  /** Small to indexed: the live entries get their masks and mask lists (no index exists yet). */
+  private promote(): void {
+    this.small = false;
+    const live = this.order;
+    this.order = [];
+    this.head = 0;
+    for (const e of live) {
+      e.mask = maskOf(e.sig);
+      this.order.push(e);
+      this.bySeq.set(e.seq, e);
+      if (e.mask === '') continue;
+      let ml = this.byMask.get(e.mask);
+      if (!ml) this.byMask.set(e.mask, (ml = { live: 0, list: [], head: 0 }));
+      ml.live++;
+      ml.list.push(e);
+    }
+  }
+
   delete(seq: number): boolean {
+    if (this.small) {
+      const i = this.smallAt(seq);
+      if (i < 0) return false;
+      this.order[i]!.alive = false;
+      if (i === 0) this.order.shift();
+      else this.order.splice(i, 1);
+      return true;
+    }
     const e = this.bySeq.get(seq);
     if (!e) return false;
     e.alive = false;
@@ -204,6 +253,8 @@ export class SigPool<T> {
     if (this.bySeq.size === 0) {
       this.order = [];
       this.head = 0;
+      // Every mask left with its last entry, so no list or index is left: small again.
+      this.small = true;
     }
     return true;
   }
@@ -238,7 +289,7 @@ export class SigPool<T> {
     let best: Entry<T> | null = null;
     let count = 0;
     if (!sig) return { first: null, count };
-    if (this.bySeq.size <= SCAN_BELOW) {
+    if (this.size <= SCAN_BELOW) {
       // The same answer as the indexes (docs/design.md §5: every field known on both sides equal,
       // at least one known on both), read off the few live entries.
       for (let i = this.head; i < this.order.length; i++) {
@@ -289,6 +340,7 @@ export class SigPool<T> {
   }
 
   private firstEntry(): Entry<T> | undefined {
+    if (this.small) return this.order[0];
     while (this.head < this.order.length) {
       const e = this.order[this.head]!;
       if (e.alive) return e;

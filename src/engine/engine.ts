@@ -22,6 +22,7 @@ import type { Finding } from '../report/findings.js';
 import { finding } from '../report/findings.js';
 import type { ChannelSnapshot, EngineSnapshot, SnapshotOptions } from '../model/snapshot.js';
 import { LatencyHistogram } from '../stats/histogram.js';
+import { RecentKeys } from './recent.js';
 import { cascade, conflictField, type CascadeMatch } from './cascade.js';
 import { forgetInShadows, takeShadows, type ShadowTake } from './shadows.js';
 import { countersSnapshot, isEmptyOpenSet, newCounters, newOpenSet, OpenQueue, type ChannelState, type Counters, type OpenReq, type OpenSet, type ScopeState, type ShadowReq } from './state.js';
@@ -94,7 +95,7 @@ export class PairingEngine {
         groups: new Map(),
         openTotal: 0,
         openQueue: new OpenQueue(),
-        closed: new Map(),
+        closed: new RecentKeys(this.closedWindow),
         idle: [],
         idleStamps: [],
         idleHead: 0,
@@ -488,13 +489,7 @@ export class PairingEngine {
   }
 
   private rememberClosed(ch: ChannelState, scope: string, id: string): void {
-    const k = closedKey(scope, id);
-    ch.closed.delete(k);
-    ch.closed.set(k, true);
-    if (ch.closed.size > this.closedWindow) {
-      const oldest = ch.closed.keys().next();
-      if (!oldest.done) ch.closed.delete(oldest.value);
-    }
+    ch.closed.remember(closedKey(scope, id));
   }
 
   private orphanRequest(ch: ChannelState, sc: ScopeState, req: OpenReq, reason: 'end-of-input' | 'evicted'): void {

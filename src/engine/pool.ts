@@ -13,7 +13,13 @@
  *   terminal has asked about, in a bucket keyed by its values on Q. A terminal with known fields T
  *   matches exactly the requests of mask M whose values on Q = M ∩ T equal its own (Q non-empty),
  *   so it reads one bucket per mask. Buckets of a (M, Q) pair are built the first time a terminal
- *   needs them (one pass over the pool), then kept up to date on every add and delete.
+ *   needs them (one pass over the live requests of mask M, which each mask keeps in arrival order),
+ *   then kept up to date on every add and delete. A request is covered by at most 2^|M| such builds
+ *   in its life, so a build is amortised O(1) per request too — never a pass over the whole pool,
+ *   which stale requests of other masks would make O(open) per terminal.
+ *
+ * The constant 2^f is why a profile has at most MAX_SIGNATURE_FIELDS signature fields
+ * (src/profiles/lang/spec.ts, docs/profiles.md).
  */
 
 import { sigMatch } from './cascade.js';
@@ -40,6 +46,13 @@ interface Bucket<T> {
   q: Entry<T>[];
   head: number;
   live: number;
+}
+
+/** The live requests of one mask, in arrival order (lazy deletion), and how many are live. */
+interface MaskList<T> {
+  live: number;
+  list: Entry<T>[];
+  head: number;
 }
 
 interface QIndex<T> {
@@ -122,47 +135,103 @@ export class SigPool<T> {
   private head = 0;
   private readonly bySeq = new Map<number, Entry<T>>();
   /** Live entries per signature mask (non-empty masks only: an all-unknown signature matches nothing). */
-  private readonly byMask = new Map<string, number>();
+  private readonly byMask = new Map<string, MaskList<T>>();
   /** Per request mask M: its indexes, by shared set Q. */
   private readonly indexes = new Map<string, Map<string, QIndex<T>>>();
+  /**
+   * Small: at most SCAN_BELOW entries, all live, in `order` alone (no Map, no mask, no index: most
+   * pools hold a call or two, and every request passes through three or four pools). The pool
+   * turns indexed when it grows past that, and small again once it is empty.
+   */
+  private small = true;
 
   get size(): number {
-    return this.bySeq.size;
+    return this.small ? this.order.length : this.bySeq.size;
   }
 
   /** Empty, with no index or stale entry left: reusable as a new pool. */
   isPristine(): boolean {
-    return this.bySeq.size === 0 && this.order.length === 0 && this.byMask.size === 0 && this.indexes.size === 0;
+    return this.small ? this.order.length === 0 : this.bySeq.size === 0 && this.order.length === 0 && this.byMask.size === 0 && this.indexes.size === 0;
+  }
+
+  private smallAt(seq: number): number {
+    const o = this.order;
+    for (let i = 0; i < o.length; i++) if (o[i]!.seq === seq) return i;
+    return -1;
   }
 
   get(seq: number): T | undefined {
+    if (this.small) {
+      const i = this.smallAt(seq);
+      return i < 0 ? undefined : this.order[i]!.item;
+    }
     return this.bySeq.get(seq)?.item;
   }
 
   has(seq: number): boolean {
-    return this.bySeq.has(seq);
+    return this.small ? this.smallAt(seq) >= 0 : this.bySeq.has(seq);
   }
 
   add(seq: number, item: T, sig: Sig): void {
+    if (this.small) {
+      if (this.order.length < SCAN_BELOW) {
+        this.order.push({ seq, item, sig, mask: '', alive: true });
+        return;
+      }
+      this.promote();
+    }
     const e: Entry<T> = { seq, item, sig, mask: maskOf(sig), alive: true };
     this.order.push(e);
     // Entries deleted behind a long-lived oldest one are dropped once they outnumber the live ones.
     if (this.order.length - this.head > 2 * this.bySeq.size + 64) this.compact();
     this.bySeq.set(seq, e);
     if (e.mask === '') return;
-    this.byMask.set(e.mask, (this.byMask.get(e.mask) ?? 0) + 1);
+    let ml = this.byMask.get(e.mask);
+    if (!ml) this.byMask.set(e.mask, (ml = { live: 0, list: [], head: 0 }));
+    ml.live++;
+    ml.list.push(e);
+    if (ml.list.length - ml.head > 2 * ml.live + 64) {
+      ml.list = ml.list.slice(ml.head).filter((x) => x.alive);
+      ml.head = 0;
+    }
     const idx = this.indexes.get(e.mask);
     if (idx) for (const x of idx.values()) file(x, e);
   }
 
+  /** Small to indexed: the live entries get their masks and mask lists (no index exists yet). */
+  private promote(): void {
+    this.small = false;
+    const live = this.order;
+    this.order = [];
+    this.head = 0;
+    for (const e of live) {
+      e.mask = maskOf(e.sig);
+      this.order.push(e);
+      this.bySeq.set(e.seq, e);
+      if (e.mask === '') continue;
+      let ml = this.byMask.get(e.mask);
+      if (!ml) this.byMask.set(e.mask, (ml = { live: 0, list: [], head: 0 }));
+      ml.live++;
+      ml.list.push(e);
+    }
+  }
+
   delete(seq: number): boolean {
+    if (this.small) {
+      const i = this.smallAt(seq);
+      if (i < 0) return false;
+      this.order[i]!.alive = false;
+      if (i === 0) this.order.shift();
+      else this.order.splice(i, 1);
+      return true;
+    }
     const e = this.bySeq.get(seq);
     if (!e) return false;
     e.alive = false;
     this.bySeq.delete(seq);
     if (e.mask !== '') {
-      const m = this.byMask.get(e.mask)! - 1;
-      if (m > 0) this.byMask.set(e.mask, m);
+      const ml = this.byMask.get(e.mask)!;
+      const m = --ml.live;
       if (m === 0) {
         this.byMask.delete(e.mask);
         // Nothing of this mask is open: its buckets hold only dead entries.
@@ -184,6 +253,8 @@ export class SigPool<T> {
     if (this.bySeq.size === 0) {
       this.order = [];
       this.head = 0;
+      // Every mask left with its last entry, so no list or index is left: small again.
+      this.small = true;
     }
     return true;
   }
@@ -218,7 +289,7 @@ export class SigPool<T> {
     let best: Entry<T> | null = null;
     let count = 0;
     if (!sig) return { first: null, count };
-    if (this.bySeq.size <= SCAN_BELOW) {
+    if (this.size <= SCAN_BELOW) {
       // The same answer as the indexes (docs/design.md §5: every field known on both sides equal,
       // at least one known on both), read off the few live entries.
       for (let i = this.head; i < this.order.length; i++) {
@@ -250,10 +321,11 @@ export class SigPool<T> {
     let x = byQ.get(qk);
     if (!x) {
       x = { q, buckets: new Map(), empty: 0 };
-      // Built once for this (mask, Q), in arrival order (one pass over the pool), then kept up to date.
-      for (let i = this.head; i < this.order.length; i++) {
-        const e = this.order[i]!;
-        if (e.alive && e.mask === mask) file(x, e);
+      // Built once for this (mask, Q), in arrival order (one pass over this mask's requests), then kept up to date.
+      const ml = this.byMask.get(mask)!;
+      for (let i = ml.head; i < ml.list.length; i++) {
+        const e = ml.list[i]!;
+        if (e.alive) file(x, e);
       }
       byQ.set(qk, x);
     }
@@ -268,6 +340,7 @@ export class SigPool<T> {
   }
 
   private firstEntry(): Entry<T> | undefined {
+    if (this.small) return this.order[0];
     while (this.head < this.order.length) {
       const e = this.order[this.head]!;
       if (e.alive) return e;

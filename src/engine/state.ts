@@ -6,6 +6,7 @@ import type { CallEvent, ChannelSpec, Loc } from '../model.js';
 import { zeroCounts, type CountersSnapshot } from '../model/snapshot.js';
 import { LatencyHistogram } from '../stats/histogram.js';
 import { SigPool } from './pool.js';
+import type { RecentKeys } from './recent.js';
 
 /** Counters of one channel or one scope. */
 export type Counters = Omit<CountersSnapshot, 'latency'> & { latency: LatencyHistogram };
@@ -19,8 +20,33 @@ export function newCounters(): Counters {
 }
 
 export function countersSnapshot(c: Counters): CountersSnapshot {
-  const { latency, byMethod, byConfidence, ...plain } = c;
-  return { ...plain, byMethod: { ...byMethod }, byConfidence: { ...byConfidence }, latency: latency.stats() };
+  // Written out, not `{ latency, ...plain } = c` (a rest copy with excluded keys is a slow runtime
+  // call, and it runs for every scope of the report); the key order is the spread's.
+  const m = c.byMethod;
+  const k = c.byConfidence;
+  return {
+    requests: c.requests,
+    terminals: c.terminals,
+    interims: c.interims,
+    unattributedInterims: c.unattributedInterims,
+    redundant: c.redundant,
+    pairs: c.pairs,
+    orphanRequests: c.orphanRequests,
+    evicted: c.evicted,
+    orphanResponses: c.orphanResponses,
+    duplicateTerminals: c.duplicateTerminals,
+    duplicateIds: c.duplicateIds,
+    crossedComparable: c.crossedComparable,
+    crossedFifo: c.crossedFifo,
+    crossedSignature: c.crossedSignature,
+    requestsWithId: c.requestsWithId,
+    terminalsWithId: c.terminalsWithId,
+    maxInFlight: c.maxInFlight,
+    negativeLatencies: c.negativeLatencies,
+    byMethod: { id: m.id, signature: m.signature, fifo: m.fifo, record: m.record },
+    byConfidence: { exact: k.exact, unambiguous: k.unambiguous, ambiguous: k.ambiguous },
+    latency: c.latency.stats(),
+  };
 }
 
 export interface OpenReq {
@@ -77,7 +103,8 @@ export interface ChannelState {
   openTotal: number;
   /** Open requests of the channel in arrival order, so eviction takes the channel's oldest. */
   openQueue: OpenQueue;
-  closed: Map<string, true>;
+  /** Recently closed `scope\0id` keys (DUPLICATE_TERMINAL): a bounded window, src/engine/recent.ts. */
+  closed: RecentKeys;
   /**
    * Scopes with no open request, in the order they became idle: the ones folded first when the
    * channel holds more scopes than its cap (docs/design.md §8). An entry is stale when its stamp is

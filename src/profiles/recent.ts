@@ -2,7 +2,9 @@
  * The exact-duplicate window (docs/design.md §3.1: a family line byte-identical to one of the last N family
  * lines of the same file). Byte-exact in effect: a line is compared by length first, then byte for
  * byte against a kept copy; lines beyond the copy budget (and lines read by a worker, which arrive
- * as a digest) are compared by SHA-256, never by a weak hash.
+ * as a digest) are compared by SHA-256, never by a weak hash. A 32-bit fingerprint of the line only
+ * skips entries that cannot be equal (equal lines have equal fingerprints): the decision is still the
+ * byte comparison or the SHA-256.
  */
 import { crypto } from '../builtins.js';
 
@@ -12,6 +14,24 @@ interface Entry {
   /** The line's copy in its first `len` bytes (the buffer is reused for later lines), or null. */
   bytes: Buffer | null;
   digest: string | null;
+  /** The line's fingerprint (`fingerprint`), or 0 for a digest given without bytes. */
+  fp: number;
+}
+
+/** Bytes of a long line that the fingerprint reads at each end. */
+const FP_EDGE = 512;
+
+/** FNV-1a over the line (a long line: its length and both ends), as a filter before the exact test. */
+function fingerprint(b: Buffer): number {
+  let h = 0x811c9dc5 ^ b.length;
+  const n = b.length;
+  if (n <= 2 * FP_EDGE) {
+    for (let i = 0; i < n; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
+  } else {
+    for (let i = 0; i < FP_EDGE; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
+    for (let i = n - FP_EDGE; i < n; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
+  }
+  return h | 1;
 }
 
 /** Bytes kept as copies across the window; beyond it, entries keep a SHA-256 instead. */
@@ -33,9 +53,10 @@ export class RecentLines {
   seen(raw: Buffer | null, digest: string | undefined): boolean {
     let d: string | null = raw ? null : (digest ?? null);
     const len = raw ? raw.length : -1;
+    const fp = raw ? fingerprint(raw) : 0;
     for (const x of this.ring) {
       if (raw) {
-        if (x.len !== len) continue;
+        if (x.len !== len || x.fp !== fp) continue;
         if (x.bytes) {
           if (raw.compare(x.bytes, 0, len) === 0) return true;
           continue;
@@ -50,12 +71,13 @@ export class RecentLines {
     // The slot this line takes: a new one while the ring fills, else the oldest, reused in place
     // (its buffer too when the line fits: no allocation per line).
     let e: Entry;
-    if (this.ring.length < this.size) this.ring.push((e = { len: -1, bytes: null, digest: null }));
+    if (this.ring.length < this.size) this.ring.push((e = { len: -1, bytes: null, digest: null, fp: 0 }));
     else {
       e = this.ring[this.at]!;
       this.at = (this.at + 1) % this.size;
     }
     e.len = len;
+    e.fp = fp;
     if (raw && e.bytes && e.bytes.length >= len) {
       raw.copy(e.bytes, 0);
       e.digest = null;

@@ -112,6 +112,10 @@ describe('profile language', () => {
       [{ ...interceptor, group: ['a..b'] }, 'profile: group[0]: an empty key'],
       [{ ...interceptor, colour: 1 }, 'profile: colour: expected a known field'],
       [{ roles: [{ role: 'call' }] }, 'profile: start: expected a start time'],
+      [
+        { ...interceptor, signature: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] },
+        'profile: signature: expected an array of at most 6 paths (pairing cost grows as 2^fields), got "7 paths"',
+      ],
     ];
     for (const [raw, msg] of cases) {
       let err: unknown;

@@ -250,6 +250,13 @@ function name(v: unknown, field: string, dflt: string): string {
   return v;
 }
 
+/**
+ * Most signature fields a profile names: matching visits up to 2^f field masks per terminal and
+ * files a request in up to 2^f indexes (src/engine/pool.ts), so f is bounded to keep pairing O(1)
+ * per event.
+ */
+export const MAX_SIGNATURE_FIELDS = 6;
+
 /** Longest signature field name (its path as written): it is a key of every pair's `signature`. */
 export const MAX_SIGNATURE_NAME = 64;
 
@@ -452,6 +459,7 @@ export function parseProfileSpec(raw: unknown): ProfileSpec {
   const group = o.group === undefined ? [] : Array.isArray(o.group) ? o.group : fail('group', 'an array of at most two paths', o.group);
   if (group.length > 2) fail('group', 'an array of at most two paths', o.group);
   const signature = o.signature === undefined ? [] : Array.isArray(o.signature) ? o.signature : fail('signature', 'an array of paths', o.signature);
+  if (signature.length > MAX_SIGNATURE_FIELDS) fail('signature', `an array of at most ${MAX_SIGNATURE_FIELDS} paths (pairing cost grows as 2^fields)`, `${signature.length} paths`);
   const spec: ProfileSpec = {
     name: name(o.name, 'name', 'custom'),
     channel: name(o.channel, 'channel', 'calls'),

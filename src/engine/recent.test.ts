@@ -1,0 +1,30 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { RecentKeys } from './recent.js';
+
+describe('RecentKeys (the recently closed ids window)', () => {
+  it('remembers exactly what a Map refreshed by delete+set and trimmed from its oldest key would', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 8 }), fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k'), { maxLength: 400 }), (limit, keys) => {
+        const w = new RecentKeys(limit);
+        const ref = new Map<string, true>();
+        for (const k of keys) {
+          w.remember(k);
+          ref.delete(k);
+          ref.set(k, true);
+          if (ref.size > limit) ref.delete(ref.keys().next().value!);
+          expect(w.size).toBe(ref.size);
+          for (const x of 'abcdefghijk') expect(w.has(x)).toBe(ref.has(x));
+        }
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 300) },
+    );
+  });
+
+  it('keeps its queue within a constant factor of the window when one key is remembered over and over', () => {
+    const w = new RecentKeys(4);
+    for (let i = 0; i < 100_000; i++) w.remember(i % 7 === 0 ? `k${i}` : `same${i % 3}`);
+    expect(w.size).toBe(4);
+    expect((w as unknown as { keys: string[] }).keys.length).toBeLessThanOrEqual(2 * (2 * 4 + 64 + 1));
+  });
+});

@@ -91,8 +91,8 @@ function tools(rnd) {
   return { int, pick, chance, hex, uuid, words };
 }
 
-/** json.dumps(obj): ", " and ": " separators, as the Amplifier logging hook writes. */
-function pyDumps(v) {
+/** json.dumps(obj, ensure_ascii=False): ", " and ": " separators, as the Amplifier logging hook writes. */
+export function pyDumps(v) {
   if (v === null || typeof v !== 'object') return JSON.stringify(v);
   if (Array.isArray(v)) return '[' + v.map(pyDumps).join(', ') + ']';
   const parts = [];

@@ -20,6 +20,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { analyze, compare, mergeReports, pairs, parseTarget, trace, type AnalyzeOptions, type Report } from '../src/index.js';
 import { safeJson } from '../src/formatters/json.js';
 import { pairsNdjson } from '../src/formatters/pairs-ndjson.js';
+import { PairingEngine } from '../src/engine/engine.js';
+import { TEST_MEANING } from '../src/engine/test-meaning.js';
+import { remember } from '../src/profiles/assay/windows.js';
+import type { CallEvent, ChannelSpec } from '../src/model.js';
 import { writeShape, type WrittenShape } from '../bench/shapes.mjs';
 
 const GROWTH_BOUND = 3;
@@ -175,5 +179,51 @@ describe.runIf(process.env.GROWTH_FULL === '1')('at full size, default windows (
     it(`analyze on ${shape} (${lines} → ${2 * lines} lines)`, { timeout: 1_200_000 }, async () => {
       const g = await growth(shape, 'analyze', lines, null);
       expect(g.ratio, `analyze ${shape}: ${g.n.toFixed(0)} ms → ${g.big.toFixed(0)} ms (×${g.ratio.toFixed(2)})`).toBeLessThanOrEqual(GROWTH_BOUND);
+    });
+});
+
+/**
+ * The windows at their default size (100 000 ids), without the cost of reading: the engine alone
+ * pairs N calls by id (the closed-id window fills) and 2N (every later close evicts one), and the
+ * Assay profile's window (deny keys, seen correlation ids) remembers N keys and 2N. An eviction
+ * that walks the window (a `Map` used as a queue: each `keys().next()` steps over the entries
+ * deleted before it) makes 2N cost many times N.
+ */
+describe('the windows evict in O(1) at their default size', () => {
+  const N = 100_000;
+  const LLM: ChannelSpec = { name: 'llm', ...TEST_MEANING, ordered: false, signatureFields: ['provider', 'model', 'caller'] };
+  function pairById(calls: number): () => Promise<void> {
+    return async () => {
+      const engine = new PairingEngine({ channels: [LLM], sink: { pair: () => {}, orphanRequest: () => {}, orphanResponse: () => {}, finding: () => {} } });
+      let line = 0;
+      const ev = (role: CallEvent['role'], id: string): CallEvent => ({ role, channel: 'llm', scope: 'S', id, sig: null, time: ++line, caller: 'main', attrs: {}, loc: { path: 'cap.jsonl', line } });
+      for (let k = 0; k < calls; k++) {
+        engine.push(ev('request', `r${k}`));
+        engine.push(ev('terminal', `r${k}`));
+      }
+      engine.finish();
+    };
+  }
+  function rememberKeys(keys: number): () => Promise<void> {
+    return async () => {
+      const m = new Map<string, true>();
+      for (let k = 0; k < keys; k++) remember(m, `corr-${k}`, true, N);
+    };
+  }
+  for (const [name, make] of [
+    ['the closed-id window (engine, N calls paired by id)', pairById],
+    ['the Assay window (N correlation ids remembered)', rememberKeys],
+  ] as const)
+    it(`${name}: ${N} → ${2 * N}`, async () => {
+      const small = { run: make(N) };
+      const big = { run: make(2 * N) };
+      const best = { n: Infinity, big: Infinity };
+      for (let round = 0; round < 3; round++) {
+        best.n = Math.min(best.n, await cpuMs(small));
+        best.big = Math.min(best.big, await cpuMs(big));
+        if (best.big / best.n <= 2.5 || best.big / best.n > 2 * GROWTH_BOUND) break;
+      }
+      const ratio = best.big / best.n;
+      expect(ratio, `${name}: ${best.n.toFixed(0)} ms → ${best.big.toFixed(0)} ms (×${ratio.toFixed(2)})`).toBeLessThanOrEqual(GROWTH_BOUND);
     });
 });

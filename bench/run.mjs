@@ -205,9 +205,9 @@ for (const shape of a.file ? ['file'] : a.shapes) {
 /** Default N (lines) of a call-dense shape, or --lines / --quick. */
 function linesOf(shape) {
   // custom16 is quadratic today (1.4 s for 2 000 lines, 294 s for 16 000): --lines is capped for it.
-  if (a.lines) return shape === 'custom16' ? Math.min(a.lines, 1_000) : a.lines;
+  if (a.lines) return shape === 'custom16' ? Math.min(a.lines, 500) : a.lines;
   if (a.quick) return shape === 'custom16' ? 500 : 10_000;
-  return shape === 'custom16' ? 1_000 : Math.min(SHAPES[shape].lines, 100_000) * (shape === 'sessions' ? 2 : shape === 'assay' ? 1.5 : 1);
+  return SHAPES[shape].lines;
 }
 
 /** The rows of one call-dense shape: every command at N and 2N, the Python loop, growth, µs per call event. */

@@ -391,43 +391,43 @@ function custom16(out, lines, seed) {
   return { calls, mid };
 }
 
-/** Every shape: its default lines in the bench (N; the growth row runs 2N too) and how to write it. */
+/** Every shape: its N in `npm run bench` (lines; 2N is run too) and how to write it. */
 export const SHAPES = {};
 for (const d of [0, 10, 30, 60, 100])
   for (const ids of d === 0 ? ['none'] : ['all', 'some', 'none'])
     SHAPES[`amp-d${d}-${ids}`] = {
       family: 'amplifier',
-      lines: 200_000,
+      lines: 50_000,
       what: `Amplifier envelope, ${d} % call lines, request_id on ${ids === 'some' ? 'every other session' : ids}`,
       write: (dir, lines, seed) => single(dir, 'events.jsonl', (o) => amplifier(o, lines, seed, { density: d / 100, ids, perSession: 400, live: 4 })),
     };
 SHAPES['one-session'] = {
   family: 'amplifier',
-  lines: 200_000,
+  lines: 50_000,
   what: 'every line a call line with request_id, one session',
   write: (dir, lines, seed) => single(dir, 'events.jsonl', (o) => amplifier(o, lines, seed, { density: 1, ids: 'all', perSession: Infinity, live: 1 })),
 };
 SHAPES.sessions = {
   family: 'amplifier',
-  lines: 400_000,
+  lines: 100_000,
   what: 'many scopes: 2 calls (4 lines) a session, 64 interleaved (lines / 4 sessions)',
   write: (dir, lines, seed) => single(dir, 'events.jsonl', (o) => amplifier(o, lines, seed, { density: 1, ids: 'all', perSession: Infinity, live: 64, callsPerSession: 2 })),
 };
 SHAPES['jsonrpc-inorder'] = {
   family: 'jsonrpc',
-  lines: 200_000,
+  lines: 50_000,
   what: 'JSON-RPC tools/call transcript, replies in order, up to 8 in flight',
   write: (dir, lines, seed) => single(dir, 'transcript.jsonl', (o) => jsonrpc(o, lines, seed, false)),
 };
 SHAPES['jsonrpc-ooo'] = {
   family: 'jsonrpc',
-  lines: 200_000,
+  lines: 50_000,
   what: 'JSON-RPC tools/call transcript, each reply to one of the 8 oldest open',
   write: (dir, lines, seed) => single(dir, 'transcript.jsonl', (o) => jsonrpc(o, lines, seed, true)),
 };
 SHAPES.batch = {
   family: 'batch',
-  lines: 200_000,
+  lines: 50_000,
   what: 'OpenAI Batch input + output (output shuffled per 50 000-request batch)',
   write: (dir, lines, seed) => {
     mkdirSync(dir, { recursive: true });
@@ -441,19 +441,19 @@ SHAPES.batch = {
 };
 SHAPES.assay = {
   family: 'assay',
-  lines: 300_000,
+  lines: 150_000,
   what: 'one Assay run: decisions + caller + upstream (lines / 3 calls)',
   write: (dir, lines, seed) => assayFiles(dir, lines, seed, true),
 };
 SHAPES['assay-decisions'] = {
   family: 'assay',
-  lines: 200_000,
+  lines: 50_000,
   what: 'Assay decision records alone',
   write: (dir, lines, seed) => assayFiles(dir, lines, seed, false),
 };
 SHAPES.custom16 = {
   family: 'custom',
-  lines: 2_000,
+  lines: 500,
   what: 'custom profile, 16 signature fields, a quarter stale requests, terminals without id',
   write: (dir, lines, seed) => {
     const r = single(dir, 'sig16.jsonl', (o) => custom16(o, lines, seed));

@@ -15,7 +15,7 @@
  * copy), then analyze, compare, pairs, trace (of a terminal in the middle) and merge (of the
  * reports of 4 shards of the same size, made beforehand) run on both sizes; the table gives, per
  * command, wall and CPU at N and 2N, the growth (CPU at 2N ÷ CPU at N), µs of CPU per call event
- * (requests + terminals, at 2N) and the speed-up of callpair over the Python loop (wall, 2N).
+ * (requests + terminals, at 2N) and the speed-up of callpair over the Python loop (wall and CPU, 2N).
  * The classic shapes `mix`, `line-heavy`, `raw-heavy` (`--shapes classic`; sized in MB by
  * `--size`, default 300; `--quick`: 30) compare analyze with the Python FIFO loop, jq, a minimal
  * Node reader and cat.
@@ -267,10 +267,11 @@ async function callDense(shape) {
   if (!peer) say(`\n(no Python loop for the ${info.family} family)`);
   if (info.family === 'assay' && a.commands.includes('merge')) say('\n(merge: reports of Assay runs do not merge, the audit spans files)');
   say('');
-  say('| command | wall N | CPU N | wall 2N | CPU 2N | growth (CPU 2N ÷ N) | µs CPU per call event (2N) | peak RSS 2N | vs Python (wall 2N) |');
-  say('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  say('| command | wall N | CPU N | wall 2N | CPU 2N | growth (CPU 2N ÷ N) | µs CPU per call event (2N) | peak RSS 2N | vs Python (wall 2N) | vs Python (CPU 2N) |');
+  say('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const py = commands.find((c) => c.python && c.size === 1);
   const pyWall = py ? at(py.key)?.wall ?? null : null;
+  const pyCpu = py ? at(py.key)?.cpu ?? null : null;
   const names = [...new Set(commands.map((c) => c.name))];
   const f = (x, d = 2) => (x === null || x === undefined ? 'n/a' : `${x.toFixed(d)} s`);
   for (const name of names) {
@@ -281,7 +282,8 @@ async function callDense(shape) {
     const growth = t1 && t2 ? `${(t2 / t1).toFixed(2)}×` : 'n/a';
     const us = t2 !== null && s2.w.calls > 0 ? ((t2 / s2.w.calls) * 1e6).toFixed(1) : 'n/a';
     const ratio = pyWall !== null && r2 ? `${(pyWall / r2.wall).toFixed(2)}×` : 'n/a';
-    say(`| ${name} | ${f(r1?.wall)} | ${f(r1?.cpu)} | ${f(r2?.wall)} | ${f(r2?.cpu)} | ${growth} | ${us} | ${mb(r2?.rss ?? null)} | ${ratio} |`);
+    const cpuRatio = pyCpu !== null && r2?.cpu ? `${(pyCpu / r2.cpu).toFixed(2)}×` : 'n/a';
+    say(`| ${name} | ${f(r1?.wall)} | ${f(r1?.cpu)} | ${f(r2?.wall)} | ${f(r2?.cpu)} | ${growth} | ${us} | ${mb(r2?.rss ?? null)} | ${ratio} | ${cpuRatio} |`);
   }
 }
 

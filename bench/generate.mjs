@@ -19,6 +19,7 @@
  */
 import { openSync, writeSync, closeSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { prng, pyDumps } from './shapes.mjs';
 
 const SHAPES = ['mix', 'line-heavy', 'raw-heavy'];
 
@@ -39,18 +40,6 @@ function args() {
   if (!SHAPES.includes(a.shape)) throw new Error(`--shape must be one of ${SHAPES.join(', ')}`);
   if (!a.out) a.out = `bench/out/${a.shape === 'mix' ? 'capture' : a.shape}-${a.size}mb-s${a.seed}.jsonl`;
   return a;
-}
-
-/** mulberry32: a small seeded PRNG. */
-function prng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const opt = args();
@@ -306,15 +295,6 @@ function rawPayload(n, model) {
     left -= k + 60;
   }
   return { model, max_tokens: 32000, system: [{ type: 'text', text: bulk(300) }], messages, stream: true };
-}
-
-/** json.dumps(obj, ensure_ascii=False): ", " and ": " separators. */
-function pyDumps(v) {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v);
-  if (Array.isArray(v)) return '[' + v.map(pyDumps).join(', ') + ']';
-  const parts = [];
-  for (const k of Object.keys(v)) if (v[k] !== undefined) parts.push(JSON.stringify(k) + ': ' + pyDumps(v[k]));
-  return '{' + parts.join(', ') + '}';
 }
 
 while (written < target) session();

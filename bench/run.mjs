@@ -204,9 +204,9 @@ for (const shape of a.file ? ['file'] : a.shapes) {
 
 /** Default N (lines) of a call-dense shape, or --lines / --quick. */
 function linesOf(shape) {
-  // custom16 is quadratic today (1.4 s for 2 000 lines, 294 s for 16 000): --lines is capped for it.
-  if (a.lines) return shape === 'custom16' ? Math.min(a.lines, 500) : a.lines;
-  if (a.quick) return shape === 'custom16' ? 500 : 10_000;
+  // custom6 pairs by signature masks only (no id): --lines is kept small for it.
+  if (a.lines) return shape === 'custom6' ? Math.min(a.lines, 500) : a.lines;
+  if (a.quick) return shape === 'custom6' ? 500 : 10_000;
   return SHAPES[shape].lines;
 }
 

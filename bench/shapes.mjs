@@ -22,7 +22,7 @@
  *                   batch, 1 % expired (no output line), 1 % failed
  *   assay           one Assay run: decision records + caller log + upstream log (lines / 3 calls)
  *   assay-decisions the decision records alone
- *   custom16        a custom profile with 16 signature fields: a quarter stale requests never answered,
+ *   custom6        a custom profile with 6 signature fields (the most a profile may name): a quarter stale requests never answered,
  *                   then calls whose terminals carry no id and half the signature fields
  *
  * Every shape returns its files, the CLI arguments that read them (`args`, profile options
@@ -349,19 +349,19 @@ function assay(caller, decisions, upstream, calls, seed) {
   return { calls: events, mid };
 }
 
-const SIG16 = Array.from({ length: 16 }, (_, i) => `f${i}`);
-/** The custom profile of `custom16`: 16 signature fields, no id. */
-export const CUSTOM16_PROFILE = {
-  name: 'sig16',
+const SIG6 = Array.from({ length: 6 }, (_, i) => `f${i}`);
+/** The custom profile of `custom6`: 6 signature fields (the most a profile may name), no id. */
+export const CUSTOM6_PROFILE = {
+  name: 'sig6',
   channel: 'calls',
   role: { path: 'kind', request: ['req'], terminal: ['resp'] },
   scope: 'conn',
   time: 'at',
-  signature: SIG16,
+  signature: SIG6,
   status: 'status',
 };
 
-function custom16(out, lines, seed) {
+function custom6(out, lines, seed) {
   const rnd = prng(seed);
   const { int } = tools(rnd);
   const stale = Math.floor(lines / 4);
@@ -370,7 +370,7 @@ function custom16(out, lines, seed) {
   let mid = null;
   const fields = (k) => {
     const o = {};
-    for (const f of SIG16) o[f] = `v${int(0, 3)}`;
+    for (const f of SIG6) o[f] = `v${int(0, 3)}`;
     o.f0 = `c${k}`;
     return o;
   };
@@ -383,7 +383,7 @@ function custom16(out, lines, seed) {
     out.put(JSON.stringify({ kind: 'req', conn: 'c1', at: new Date((clock += 3)).toISOString(), ...f }));
     // The terminal states half the fields (a random half: many distinct masks), never f0 or f1.
     const t = { kind: 'resp', conn: 'c1', at: new Date((clock += 3)).toISOString(), status: 'ok' };
-    for (const name of SIG16.slice(2)) if (rnd() < 0.5) t[name] = f[name];
+    for (const name of SIG6.slice(2)) if (rnd() < 0.5) t[name] = f[name];
     const line = out.put(JSON.stringify(t));
     calls += 2;
     if (mid === null && out.lines >= lines / 2) mid = line;
@@ -451,14 +451,14 @@ SHAPES['assay-decisions'] = {
   what: 'Assay decision records alone',
   write: (dir, lines, seed) => assayFiles(dir, lines, seed, false),
 };
-SHAPES.custom16 = {
+SHAPES.custom6 = {
   family: 'custom',
   lines: 500,
-  what: 'custom profile, 16 signature fields, a quarter stale requests, terminals without id',
+  what: 'custom profile, 6 signature fields (the most a profile may name), a quarter stale requests, terminals without id',
   write: (dir, lines, seed) => {
-    const r = single(dir, 'sig16.jsonl', (o) => custom16(o, lines, seed));
-    const profile = path.join(dir, 'sig16-profile.json');
-    writeFileSync(profile, JSON.stringify(CUSTOM16_PROFILE, null, 2) + '\n');
+    const r = single(dir, 'sig6.jsonl', (o) => custom6(o, lines, seed));
+    const profile = path.join(dir, 'sig6-profile.json');
+    writeFileSync(profile, JSON.stringify(CUSTOM6_PROFILE, null, 2) + '\n');
     r.files.push(profile);
     r.args = ['--profile', profile, ...r.args];
     r.profile = profile;

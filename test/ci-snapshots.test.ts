@@ -344,6 +344,8 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
                   "callpair/SCOPES_FOLDED note",
                   "callpair/SPLIT_SCOPE error",
                   "callpair/DELIVERY_UNVERIFIED error",
+                  "callpair/UNREADABLE_TIME warning",
+                  "callpair/CLOCK_SKEW note",
                   "callpair/DUPLICATE_KEY error",
                 ],
                 "semanticVersion": "0.0.0",

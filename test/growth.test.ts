@@ -22,7 +22,7 @@ import { safeJson } from '../src/formatters/json.js';
 import { pairsNdjson } from '../src/formatters/pairs-ndjson.js';
 import { PairingEngine } from '../src/engine/engine.js';
 import { TEST_MEANING } from '../src/engine/test-meaning.js';
-import { remember } from '../src/profiles/assay/windows.js';
+import { rememberBounded } from '../src/profiles/assay/windows.js';
 import type { CallEvent, ChannelSpec } from '../src/model.js';
 import { writeShape, type WrittenShape } from '../bench/shapes.mjs';
 
@@ -159,7 +159,7 @@ const CASES: [shape: string, lines: number, window: number | null][] = [
   ['batch', 5_000, null],
   ['assay', 4_500, 1_500],
   ['assay-decisions', 5_000, 5_000],
-  ['custom16', 400, null],
+  ['custom6', 400, null],
 ];
 /** Reports of Assay runs do not merge (the audit spans files: docs/scale-out.md), so merge is not timed on them. */
 const commandsOf = (shape: string) => (shape.startsWith('assay') ? COMMANDS.filter((c) => c !== 'merge') : COMMANDS);
@@ -178,7 +178,7 @@ const FULL: [shape: string, lines: number][] = [
   ['jsonrpc-ooo', 300_000],
   ['one-session', 400_000],
   ['assay-decisions', 200_000],
-  ['custom16', 2_000],
+  ['custom6', 2_000],
 ];
 describe.runIf(process.env.GROWTH_FULL === '1')('at full size, default windows (GROWTH_FULL=1)', () => {
   for (const [shape, lines] of FULL)
@@ -213,7 +213,7 @@ describe('the windows evict in O(1) at their default size', () => {
   function rememberKeys(keys: number): () => Promise<void> {
     return async () => {
       const m = new Map<string, true>();
-      for (let k = 0; k < keys; k++) remember(m, `corr-${k}`, true, N);
+      for (let k = 0; k < keys; k++) rememberBounded(m, `corr-${k}`, true, 2 * N);
     };
   }
   for (const [name, make] of [

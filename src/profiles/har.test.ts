@@ -85,6 +85,17 @@ describe('har profile', () => {
     expect(r.inputs.map((i) => [path.basename(i.path), i.profile])).toEqual([['session.har', 'har']]);
   });
 
+  it('each entry of a HAR document is located at the line where it starts, with its JSON pointer', async () => {
+    // By hand: the three entries' opening braces in har-fulfill.har.json are on lines 24, 101, 165.
+    const got: PairRecord[] = [];
+    await analyze({ inputs: [fixture('real/har/har-fulfill.har.json')], onPair: (p) => got.push(p) });
+    expect(got.map((p) => [p.request.loc.line, p.request.loc.pointer])).toEqual([
+      [24, '/log/entries/0'],
+      [101, '/log/entries/1'],
+      [165, '/log/entries/2'],
+    ]);
+  });
+
   it('auto reads the Playwright HAR with the built-in har profile', async () => {
     const r = await analyze({ inputs: [fixture('real/har/har-fulfill.har.json')] });
     expect(r.inputs[0]!.profile).toBe('har');

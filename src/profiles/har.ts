@@ -15,6 +15,7 @@
  */
 import type { CallAttrs, ChannelSpec, Loc } from '../model.js';
 import type { Source } from '../input/sources.js';
+import { recordLines } from '../input/documents.js';
 import { derivedKey, makeEvent } from './event.js';
 import { deriveNeedles } from './lang/needles.js';
 import type { KeepSpec } from './keep.js';
@@ -38,6 +39,9 @@ export const HAR_CHANNEL: ChannelSpec = {
 const ENTRY_TREE = { startedDateTime: true, time: true, pageref: true, request: { method: true, url: true }, response: { status: true, _error: true } } as const;
 
 /** `Profile.keep`: what the profile reads of a document (`log.entries` is an array: kept whole) or of an entry. */
+/** Where the entries sit in a HAR document (for their lines). */
+const ENTRY_STEPS = [{ key: 'log' }, { key: 'entries' }, { each: true }] as const;
+
 export const HAR_KEEP: KeepSpec = { tree: { ...ENTRY_TREE, log: { entries: true } } };
 
 export interface HarSummary {
@@ -106,7 +110,7 @@ export function harProfile(): Profile {
     open(source: Source, ctx: ProfileContext): RecordHandler | null {
       if (source.role !== 'capture') return null;
       return {
-        record(value: unknown, loc: Loc): RecordOutcome {
+        record(value: unknown, loc: Loc, _raw: Buffer | null, _digest?: string, doc?: Buffer): RecordOutcome {
           const o = asObject(value);
           if (o !== null && isEntry(o)) {
             entry(o, loc, ctx);
@@ -114,11 +118,14 @@ export function harProfile(): Profile {
           }
           const entries = asObject(o?.log)?.entries;
           if (!Array.isArray(entries)) return 'unclaimed';
+          // Each entry at the line where it starts inside the document, with its JSON pointer
+          // (docs/profiles.md, "Records inside a document"), as a custom `records` path gives.
+          const lines = doc ? recordLines(doc, ENTRY_STEPS) : null;
           let used = false;
-          for (const e of entries) {
-            const eo = asObject(e);
+          for (let k = 0; k < entries.length; k++) {
+            const eo = asObject(entries[k]);
             if (eo === null || !isEntry(eo)) continue;
-            entry(eo, loc, ctx);
+            entry(eo, { path: loc.path, line: loc.line + (lines?.[k] ?? 0), pointer: `/log/entries/${k}` }, ctx);
             used = true;
           }
           return used ? 'used' : 'ignored';

@@ -76,7 +76,8 @@ export function customChannel(spec: CustomProfileSpec): ChannelSpec {
     idKind: spec.idKind,
     ordered: spec.ordered,
     signatureFields: spec.signature.map((s) => s.name),
-    ...(spec.id === null ? { ids: 'undeclared' as const } : {}),
+    // Ids are declared by the profile's `id` or by any role's own `id` (paths per role).
+    ...(spec.id === null && !spec.roles.some((r) => r.id != null) ? { ids: 'undeclared' as const } : {}),
   };
 }
 

@@ -29,6 +29,17 @@ describe('a profile that declares no id', () => {
     expect(r.stdout).not.toMatch(/id coverage \d/);
   });
 
+  it('a profile whose roles name their own id paths declares ids: coverage is measured', async () => {
+    const dir = tmpDir();
+    const json = path.join(dir, 'r.json');
+    const r = await runCli(['analyze', '--profile', 'fixtures/custom/lang/claude-code.json', 'fixtures/custom/lang/claude-code-parallel.jsonl', '--report', `json=${json}`]);
+    expect(r.code).toBe(0);
+    const ch = (JSON.parse(readFileSync(json, 'utf8')) as Report).channels[0]!;
+    expect(ch.meaning.ids).toBeUndefined();
+    expect(ch.idCoverage).toEqual({ requests: 1, terminals: 1 });
+    expect(r.stdout).not.toContain('id coverage n/a');
+  });
+
   it('--min-id-coverage cannot be evaluated: the gate fails and says why', async () => {
     const dir = tmpDir();
     const json = path.join(dir, 'r.json');

@@ -4,7 +4,7 @@
  * far past any scan budget; and Markdown in every command goes through the one escaping function.
  * Through the built binary, as a user runs it.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SCAN_BUDGET } from '../src/input/classify.js';
@@ -70,6 +70,29 @@ describe('a repeated key is read as its last one', () => {
       expect(r.channels[0]!.pairs.total).toBe(1);
       expect(r.findingCounts).toEqual({});
     }
+  });
+});
+
+describe('a repeated key inside a JSON document', () => {
+  it('a decision record of a .json array repeating "decision", and an upstream .json document repeating params.name: DUPLICATE_KEY, exit 1', async () => {
+    const dir = tmpDir();
+    const rec = (tool: string, decision: string) => `{"schema":"assay.enforcement_decision.v0","caller":{"id":"ci"},"tool":{"name":"${tool}","action_class":null},"action":{"verb":null,"resource_type":null,"target":null,"target_digest":null},${decision},"reason":"allow","fail_closed":false,"drift_state":"satisfied","credential_alias":null,"non_claims":["policy decision only"]}`;
+    const dec = path.join(dir, 'dec.json');
+    writeFileSync(dec, `[${rec('a.x', '"decision":"allow"')},\n${rec('b.y', '"decision":"deny","decision":"allow"')}]`);
+    const call = (id: number, name: string) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":{}}}`;
+    const caller = writeCapture(['{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}', call(1, 'a.x'), call(2, 'b.y')], 'caller.jsonl', dir);
+    const up = writeCapture(['{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}', call(1, 'a.x'), call(2, 'b.y')], 'up.jsonl', dir);
+    const r = await runCli(['analyze', '--profile', 'assay', dec, '--caller', caller, '--upstream', up, '-f', 'json']);
+    expect(r.code).toBe(1);
+    const dup = (JSON.parse(r.stdout) as { findings: Array<{ code: string; data: { key: string }; locations: Array<{ line: number }> }> }).findings.filter((f) => f.code === 'DUPLICATE_KEY');
+    expect(dup.map((f) => [f.data.key, f.locations[0]!.line])).toEqual([['decision', 2]]);
+
+    const upDoc = path.join(dir, 'up.json');
+    writeFileSync(upDoc, `[{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}},\n${call(1, 'a.x')},\n{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a.x","name":"b.y","arguments":{}}}]`);
+    const r2 = await runCli(['analyze', '--profile', 'assay', dec, '--caller', caller, '--upstream', upDoc, '-f', 'json']);
+    expect(r2.code).toBe(1);
+    const keys = (JSON.parse(r2.stdout) as { findings: Array<{ code: string; data: { key: string } }> }).findings.filter((f) => f.code === 'DUPLICATE_KEY').map((f) => f.data.key);
+    expect(keys).toContain('params.name');
   });
 });
 

@@ -10,7 +10,7 @@ import { checkId, type IdKey, makeEvent } from '../event.js';
 import type { ProfileContext, RecordHandler, RecordOutcome } from '../types.js';
 import { asObject, asString } from '../types.js';
 import { DECISION_CHANNEL, DELIVERY_CHANNEL } from './channels.js';
-import { duplicateKey } from './duplicates.js';
+import { assayUnique, checkDocumentRecord, duplicateKey } from './duplicates.js';
 import { type DenyEntry, MAX_SCHEMA_CHARS, NOTE_ALLOWED_NOT_OBSERVED, RUN_SCOPE } from './options.js';
 import { unreadLine } from './logs.js';
 import { producerToolName } from './rpc.js';
@@ -29,12 +29,15 @@ function contractRecords(top: Record<string, unknown>): unknown[] | null {
 
 export function decisionHandler(run: AssayRun, ctx: ProfileContext): RecordHandler {
   const one = decisionRecord(run, ctx);
+  const repeated = duplicateKey(null, ctx);
+  const keys = assayUnique('capture', run.key).keys;
   return {
     unread: unreadLine(run),
-    repeatedKey: duplicateKey(null, ctx),
-    record(value: unknown, loc: Loc): RecordOutcome {
+    repeatedKey: repeated,
+    record(value: unknown, loc: Loc, _raw: Buffer | null, _digest?: string, doc?: Buffer): RecordOutcome {
       const top = asObject(value);
       if (!top) return 'unclaimed';
+      checkDocumentRecord(doc, keys, loc, repeated);
       const inner = contractRecords(top);
       if (inner === null) return one(top, loc);
       let outcome: RecordOutcome = 'ignored';

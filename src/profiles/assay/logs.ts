@@ -8,7 +8,7 @@ import { checkId, derivedKey, type IdKey, makeEvent } from '../event.js';
 import type { ProfileContext, RecordHandler, RecordOutcome } from '../types.js';
 import { asObject } from '../types.js';
 import { DECISION_CHANNEL, DELIVERY_CHANNEL } from './channels.js';
-import { duplicateKey } from './duplicates.js';
+import { assayUnique, checkDocumentRecord, duplicateKey } from './duplicates.js';
 import { CALLER_LOG, NOTE_NO_DECISION_RECORD, RESERVED_ID_PREFIX, RUN_SCOPE, UPSTREAM_LOG } from './options.js';
 import { checkJsonRpcId, producerToolName, rpcKeyOf, type RpcCall } from './rpc.js';
 import type { AssayRun } from './run.js';
@@ -60,7 +60,8 @@ export function callerHandler(run: AssayRun, ctx: ProfileContext): RecordHandler
   return {
     unread: unreadLine(run),
     repeatedKey: duplicateKey(DECISION_CHANNEL.name, ctx),
-    record(value: unknown, loc: Loc): RecordOutcome {
+    record(value: unknown, loc: Loc, _raw: Buffer | null, _digest?: string, doc?: Buffer): RecordOutcome {
+      if (doc) checkDocumentRecord(doc, assayUnique('rpc', run.key).keys, loc, duplicateKey(DECISION_CHANNEL.name, ctx));
       const pre = preRead(run, value, loc, 'caller');
       if (pre !== null) return pre;
       const obj = value as Record<string, unknown>;
@@ -107,7 +108,8 @@ export function upstreamHandler(run: AssayRun, ctx: ProfileContext): RecordHandl
   return {
     unread: unreadLine(run),
     repeatedKey: duplicateKey(DELIVERY_CHANNEL.name, ctx),
-    record(value: unknown, loc: Loc): RecordOutcome {
+    record(value: unknown, loc: Loc, _raw: Buffer | null, _digest?: string, doc?: Buffer): RecordOutcome {
+      if (doc) checkDocumentRecord(doc, assayUnique('rpc', run.key).keys, loc, duplicateKey(DELIVERY_CHANNEL.name, ctx));
       const pre = preRead(run, value, loc, 'upstream');
       if (pre !== null) return pre;
       const obj = value as Record<string, unknown>;

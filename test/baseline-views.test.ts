@@ -21,6 +21,30 @@ function tableRows(out: string, title: string): string[][] {
   return lines.slice(start + 2, end).map(cells);
 }
 
+describe('--fail-on-new names only the new findings as offenders', () => {
+  it('Markdown offenders, the JUnit failure and the GitHub gate annotation point at the new finding, never the unchanged one', async () => {
+    resetClock();
+    const dir = tmpDir();
+    const old = amp({ event: 'llm:request', id: 'r-1', provider: 'p', model: 'm', caller: 'a' });
+    const base = writeCapture([old], 'base.jsonl', dir);
+    const head = writeCapture([old, amp({ event: 'llm:request', id: 'r-2', provider: 'p', model: 'm', caller: 'b', session: 'S2' })], 'head.jsonl', dir);
+    const baseJson = path.join(dir, 'base.json');
+    await runCli(['analyze', base, '-f', 'json', '-o', baseJson]);
+    const args = ['analyze', head, '--baseline', baseJson, '--fail-on-new', '--fail-on', 'warning'];
+    const md = await runCli([...args, '-f', 'markdown']);
+    const line = md.stdout.split('\n').find((l) => l.includes('offenders:'))!;
+    expect(line).toContain('head.jsonl:2');
+    expect(line).not.toContain('head.jsonl:1');
+    const gh = await runCli([...args, '-f', 'github']);
+    const gate = gh.stdout.split('\n').filter((l) => l.startsWith('::error') && l.includes('callpair gate'));
+    expect(gate).toHaveLength(1);
+    expect(gate[0]).toContain('line=2,');
+    const junit = await runCli([...args, '-f', 'junit']);
+    expect(junit.stdout).toContain('head.jsonl:2 ORPHAN_REQUEST');
+    expect(junit.stdout).not.toContain('head.jsonl:1 ORPHAN_REQUEST');
+  });
+});
+
 describe('the baseline in the table and the gate line', () => {
   it('analyze --baseline --fail-on-new: counts in the table, a new column, "1 new warning" in the verdict', async () => {
     resetClock();

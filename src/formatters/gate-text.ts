@@ -53,13 +53,16 @@ export function checkText(c: GateCheck): string {
 export function offenders(report: Report, c: GateCheck): Finding[] {
   const codes = new Set<string>(c.codes ?? []);
   if (codes.size === 0) return [];
-  return report.findings.filter((f) => codes.has(f.code) && !(c.name === 'max-crossed-rate' && f.code === 'CROSSED_PAIR' && f.data.shadow !== 'fifo'));
+  // `--fail-on-new`: the check counted only the findings new since the baseline, so only they offend.
+  const states = c.counted === 'new' ? report.baseline?.states : undefined;
+  return report.findings.filter((f, i) => codes.has(f.code) && (states === undefined || states[i] === 'new') && !(c.name === 'max-crossed-rate' && f.code === 'CROSSED_PAIR' && f.data.shadow !== 'fifo'));
 }
 
 /** How many offenders a check has in all (listed or only counted). */
 export function offenderTotal(report: Report, c: GateCheck): number {
   if (c.name === 'max-crossed-rate') return report.channels.reduce((n, ch) => n + ch.crossed.fifo, 0);
-  return (c.codes ?? []).reduce((n, code) => n + (report.findingCounts[code] ?? 0), 0);
+  const counts = c.counted === 'new' && report.baseline ? report.baseline.newCounts : report.findingCounts;
+  return (c.codes ?? []).reduce((n, code) => n + (counts[code] ?? 0), 0);
 }
 
 /**

@@ -269,7 +269,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   }
   if (skipped.length > 0) {
     const shown = skipped.slice(0, 10).join(', ');
-    notes.push(`Not read as captures (not named *.jsonl, *.ndjson or *.json, optionally .gz): ${shown}${skipped.length > 10 ? ` and ${skipped.length - 10} more` : ''}.`);
+    notes.push(`Not read as captures (not named *.jsonl, *.ndjson, *.json or *.har, optionally .gz): ${shown}${skipped.length > 10 ? ` and ${skipped.length - 10} more` : ''}.`);
   }
   for (const p of profiles) {
     const s = p.summary?.();

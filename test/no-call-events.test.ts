@@ -37,7 +37,7 @@ describe('nothing matched never passes quietly', () => {
     const rep = JSON.parse(r.stdout);
     const codes = rep.findings.map((f: { code: string }) => f.code);
     expect(codes).toEqual(['NO_CALL_EVENTS', 'UNMATCHED_INPUT']);
-    expect(rep.findings[0].message).toBe('no call events: none of the 8 records in 1 input(s) matched profile jsonrpc (use --allow-empty if that is expected)');
+    expect(rep.findings[0].message).toBe('no call events: none of the 8 records in 1 input(s) matched profile jsonrpc (another log shape needs a profile: --profile FILE.json, docs/profiles.md; --allow-empty if none is expected)');
     expect((await runCli(['analyze', '--allow-empty', '--profile', 'jsonrpc', fixture('custom/http-log.jsonl')])).code).toBe(0);
   });
 
@@ -81,7 +81,7 @@ describe('nothing matched never passes quietly', () => {
     const rep = JSON.parse(r.stdout);
     expect(rep.inputs.map((i: { path: string }) => path.basename(i.path))).toEqual(['http-log.jsonl', 'schema.json']);
     expect(rep.notes).toContain(`Not read as a capture: ${path.join(dir, 'http-profile.json')} (the profile file).`);
-    expect(rep.notes).toContain(`Not read as captures (not named *.jsonl, *.ndjson or *.json, optionally .gz): ${path.join(dir, 'README.md')}.`);
+    expect(rep.notes).toContain(`Not read as captures (not named *.jsonl, *.ndjson, *.json or *.har, optionally .gz): ${path.join(dir, 'README.md')}.`);
     const unmatched = rep.findings.filter((f: { code: string }) => f.code === 'UNMATCHED_INPUT');
     expect(unmatched.map((f: { data: { path: string } }) => path.basename(f.data.path))).toEqual(['schema.json']);
   });

@@ -83,7 +83,7 @@ export function findingMessage(f: Finding): string {
     case 'NO_CALL_EVENTS':
       return f.data.reason === 'no-inputs'
         ? 'no call events: no input file was found (use --allow-empty if that is expected)'
-        : `no call events: none of the ${f.data.records} records in ${f.data.inputs} input(s) matched profile ${f.data.profile} (use --allow-empty if that is expected)`;
+        : `no call events: none of the ${f.data.records} records in ${f.data.inputs} input(s) matched profile ${f.data.profile} (another log shape needs a profile: --profile FILE.json, docs/profiles.md; --allow-empty if none is expected)`;
     case 'UNMATCHED_INPUT':
       if (f.data.reason === 'no-json-rpc') return `--${f.data.role} ${f.data.path} holds no JSON-RPC message: it says nothing about what the ${f.data.role === 'caller' ? 'caller sent' : 'upstream received'}`;
       return f.data.records === 0

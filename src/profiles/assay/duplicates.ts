@@ -8,8 +8,8 @@
  */
 import type { Loc } from '../../model.js';
 import { finding } from '../../report/findings.js';
-import type { ClassifyRule } from '../../input/classify.js';
 import { repeatedKey } from '../../input/exact.js';
+import { isWs, type ClassifyRule } from '../../input/classify.js';
 import type { KeepTree } from '../keep.js';
 import type { ProfileContext } from '../types.js';
 import { RUN_SCOPE } from './options.js';
@@ -33,7 +33,6 @@ export function duplicateKey(channel: string | null, ctx: ProfileContext): (key:
   return (key, loc) => ctx.finding(finding('DUPLICATE_KEY', { channel, scope: RUN_SCOPE, locations: [loc] }, { key }));
 }
 
-const isWs = (c: number | undefined) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 /**
  * A record of a JSON document (`doc`: its bytes, from the document reader) is checked for the
@@ -43,8 +42,8 @@ export function checkDocumentRecord(doc: Buffer | undefined, tree: KeepTree, loc
   if (!doc) return;
   let s = 0;
   let e = doc.length;
-  while (s < e && isWs(doc[s])) s++;
-  while (e > s && isWs(doc[e - 1])) e--;
+  while (s < e && isWs(doc[s]!)) s++;
+  while (e > s && isWs(doc[e - 1]!)) e--;
   const key = repeatedKey(doc, s, e, tree);
   if (key !== null) report(key, loc);
 }

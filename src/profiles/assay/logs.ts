@@ -57,11 +57,13 @@ function preRead(run: AssayRun, value: unknown, loc: Loc, role: 'caller' | 'upst
 }
 
 export function callerHandler(run: AssayRun, ctx: ProfileContext): RecordHandler {
+  const repeated = duplicateKey(DECISION_CHANNEL.name, ctx);
+  const keys = assayUnique('rpc', run.key).keys;
   return {
     unread: unreadLine(run),
-    repeatedKey: duplicateKey(DECISION_CHANNEL.name, ctx),
+    repeatedKey: repeated,
     record(value: unknown, loc: Loc, _raw: Buffer | null, _digest?: string, doc?: Buffer): RecordOutcome {
-      if (doc) checkDocumentRecord(doc, assayUnique('rpc', run.key).keys, loc, duplicateKey(DECISION_CHANNEL.name, ctx));
+      checkDocumentRecord(doc, keys, loc, repeated);
       const pre = preRead(run, value, loc, 'caller');
       if (pre !== null) return pre;
       const obj = value as Record<string, unknown>;
@@ -105,11 +107,13 @@ export function callerHandler(run: AssayRun, ctx: ProfileContext): RecordHandler
 }
 
 export function upstreamHandler(run: AssayRun, ctx: ProfileContext): RecordHandler {
+  const repeated = duplicateKey(DELIVERY_CHANNEL.name, ctx);
+  const keys = assayUnique('rpc', run.key).keys;
   return {
     unread: unreadLine(run),
-    repeatedKey: duplicateKey(DELIVERY_CHANNEL.name, ctx),
+    repeatedKey: repeated,
     record(value: unknown, loc: Loc, _raw: Buffer | null, _digest?: string, doc?: Buffer): RecordOutcome {
-      if (doc) checkDocumentRecord(doc, assayUnique('rpc', run.key).keys, loc, duplicateKey(DELIVERY_CHANNEL.name, ctx));
+      checkDocumentRecord(doc, keys, loc, repeated);
       const pre = preRead(run, value, loc, 'upstream');
       if (pre !== null) return pre;
       const obj = value as Record<string, unknown>;

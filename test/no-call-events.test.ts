@@ -17,6 +17,16 @@ describe('nothing matched never passes quietly', () => {
     expect(ok.code).toBe(0);
   });
 
+  it('an OpenHands trajectory of messages and finish only (no tool call): NO_CALL_EVENTS, exit 1; 0 with --allow-empty', async () => {
+    const traj = fixture('transcript/openhands/basic_interactions.json');
+    const r = await runCli(['analyze', '--format', 'json', traj]);
+    expect(r.code).toBe(1);
+    const rep = JSON.parse(r.stdout);
+    expect(rep.findings.map((f: { code: string }) => f.code)).toEqual(['NO_CALL_EVENTS', 'UNMATCHED_INPUT']);
+    expect(rep.records.transcript).toMatchObject({ noObservationActions: 1, toolCalls: 0 });
+    expect((await runCli(['analyze', '--allow-empty', traj])).code).toBe(0);
+  });
+
   it('a CSV file: the file is named, the run fails; 0 with --allow-empty', async () => {
     const csv = path.join(tmpDir(), 'calls.csv');
     writeFileSync(csv, 'id,method,latency\n1,tools/call,12\n');

@@ -156,6 +156,71 @@ describe('transcript profile', () => {
     expect(r.records.transcript).toMatchObject({ noObservationActions: 1, toolCalls: 3, toolResults: 2 });
   });
 
+  it('OpenHands zone-less timestamps are read as UTC, said once in a note; latency is the time between action and observation', async () => {
+    const pairs: PairRecord[] = [];
+    const r = await analyze({ inputs: [fixture('transcript/openhands/wrong_initial_state.json')], onPair: (p) => pairs.push(p) });
+    expect(pairs.map((p) => [p.request.loc.line, p.terminal.loc.line, Math.round(p.latencyMs! * 1000) / 1000])).toEqual([
+      [12, 47, 35.473],
+      [82, 117, 648.763],
+      [157, 192, 20.823],
+    ]);
+    expect(r.notes).toEqual(['transcript: timestamps without a zone (naive ISO 8601) were read as UTC (records.transcript.naiveTimes)']);
+    expect(r.records.transcript).toMatchObject({ naiveTimes: 6, unreadableTimes: 0 });
+  });
+
+  it('a timestamp that is no time is counted and noted, never a silent null', async () => {
+    const r = await analyzeLines([use('msg_1', 'toolu_a', 'Read', { timestamp: 'yesterday' }), result('toolu_a')]);
+    expect(channel(r).latencyMs).toBeNull();
+    expect(r.records.transcript).toMatchObject({ unreadableTimes: 1, naiveTimes: 0 });
+    expect(r.notes).toEqual(['transcript: some timestamps could not be read (records.transcript.unreadableTimes): their calls have no latency']);
+  });
+
+  it('a sub-agent with agentId only on its result lines: the result finds its call (1 pair, no orphans)', async () => {
+    const r = await analyze({ inputs: [fixture('transcript/sidechain-agentid-on-results.jsonl')] });
+    const ch = channel(r);
+    expect(ch).toMatchObject({ requests: 1, terminals: 1, orphanRequests: 0, orphanResponses: 0 });
+    expect(ch.pairs.byMethod.id).toBe(1);
+    expect(ch.scopes.map((s) => s.scope)).toEqual(['sess-1/sidechain']);
+  });
+
+  it('sub-agents with agentId on every line stay apart, and a result written without agentId finds its call', async () => {
+    const a = { isSidechain: true, agentId: 'aaaaaaa' };
+    const b = { isSidechain: true, agentId: 'bbbbbbb' };
+    const r = await analyzeLines([
+      use('msg_a', 'toolu_a1', 'Grep', a),
+      use('msg_b', 'toolu_b1', 'Read', b),
+      result('toolu_b1', b),
+      result('toolu_a1', { isSidechain: true }),
+    ]);
+    const ch = channel(r);
+    expect(ch).toMatchObject({ requests: 2, terminals: 2, orphanRequests: 0, orphanResponses: 0 });
+    expect(ch.pairs.byMethod.id).toBe(2);
+    expect(ch.scopes.map((s) => s.scope).sort()).toEqual([`${SESSION}/agent:aaaaaaa`, `${SESSION}/agent:bbbbbbb`]);
+  });
+
+  it('a request log resending the whole history counts each tool call once: 1 request, 1 pair, no orphan', async () => {
+    const r = await analyze({ inputs: [fixture('transcript/request-log-history.jsonl')] });
+    const ch = channel(r);
+    expect(ch).toMatchObject({ requests: 1, terminals: 1, orphanRequests: 0, orphanResponses: 0 });
+    expect(ch.scopes.map((s) => s.scope)).toEqual(['line 1']);
+    // Line 2 repeats the call; line 3 the call and its result.
+    expect(r.records.transcript).toMatchObject({ toolCalls: 1, toolResults: 1, repeatedHistory: 3 });
+    expect(ledgerViolations(r)).toEqual([]);
+  });
+
+  it('a request log of two conversations that reuse a tool call id keeps both calls', async () => {
+    const call = (id: string) => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'f', arguments: '{}' } }] });
+    const tool = (id: string) => ({ role: 'tool', tool_call_id: id, content: '1' });
+    const r = await analyzeLines([
+      { messages: [{ role: 'user', content: 'a' }, call('call_1'), tool('call_1')] },
+      { messages: [{ role: 'user', content: 'b' }, call('call_1'), tool('call_1')] },
+      { messages: [{ role: 'user', content: 'a' }, call('call_1'), tool('call_1'), { role: 'assistant', content: 'done' }] },
+    ]);
+    const ch = channel(r);
+    expect(ch).toMatchObject({ requests: 2, terminals: 2, orphanRequests: 0 });
+    expect(ch.scopes.map((s) => s.scope)).toEqual(['line 1', 'line 2']);
+  });
+
   it('auto leaves other families alone: an Amplifier trace is read by amplifier only', async () => {
     const r = await analyze({ inputs: [fixture('seed-trace.jsonl')] });
     expect(r.inputs[0]!.profile).toBe('amplifier');

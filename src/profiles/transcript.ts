@@ -35,6 +35,9 @@ import type { KeepSpec } from './keep.js';
 import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from './types.js';
 import { asObject, asString } from './types.js';
 import { parseTime } from './time.js';
+import { crypto } from '../builtins.js';
+import { parseRfc3339 } from './lang/time.js';
+import type { NoteCode } from '../report/notes.js';
 
 export const TRANSCRIPT_CHANNEL: ChannelSpec = {
   name: 'transcript',
@@ -78,6 +81,12 @@ export interface TranscriptSummary {
   scopes: number;
   /** Agent actions that expect no observation (OpenHands `finish`, `message`, `reject`): counted, never calls. */
   noObservationActions: number;
+  /** Tool calls and results of a conversation line already read on an earlier line of it (a request log resends the history): counted once. */
+  repeatedHistory: number;
+  /** Tool lines whose `timestamp` has no zone (OpenHands' naive ISO 8601), read as UTC. */
+  naiveTimes: number;
+  /** Tool lines whose `timestamp` is there but no time: no latency for their calls. */
+  unreadableTimes: number;
 }
 
 interface Block {
@@ -147,14 +156,71 @@ function agentEvent(o: Record<string, unknown>, out: Block[]): 'none' | 'block' 
   return 'none';
 }
 
+/**
+ * A line's `timestamp`: RFC 3339 with a zone, or without one (OpenHands writes Python's naive
+ * `isoformat()`), read as UTC and counted so the report says so once; one that is there but no
+ * time is counted as unreadable (a note), never a silent null.
+ */
+function readTime(v: unknown, sum: TranscriptSummary): number | null {
+  if (v === undefined || v === null) return null;
+  const t = parseTime(v);
+  if (t !== null) return t;
+  const naive = parseRfc3339(v);
+  if (naive !== null) {
+    if (naive.naive) sum.naiveTimes++;
+    return naive.ms;
+  }
+  sum.unreadableTimes++;
+  return null;
+}
+
+/**
+ * The conversation a `{messages: […]}` line continues: the longest prefix of its messages whose
+ * hash is an earlier line's whole list (`known` messages read already), else a new one named
+ * `name`. The line's own list is remembered for the lines after it.
+ */
+function continues(conversations: Map<string, string>, messages: unknown[], name: string): { conversation: string; known: number } {
+  const h = crypto().createHash('sha256');
+  const prefixes: string[] = [];
+  for (const m of messages) {
+    h.update(JSON.stringify(m) ?? 'null');
+    h.update('\u0000');
+    prefixes.push(h.copy().digest('base64'));
+  }
+  let conversation = name;
+  let known = 0;
+  for (let k = prefixes.length; k > 0; k--) {
+    const c = conversations.get(prefixes[k - 1]!);
+    if (c !== undefined) {
+      conversation = c;
+      known = k;
+      break;
+    }
+  }
+  if (prefixes.length > 0 && !conversations.has(prefixes[prefixes.length - 1]!)) conversations.set(prefixes[prefixes.length - 1]!, conversation);
+  return { conversation, known };
+}
+
 function isMessage(m: Record<string, unknown> | null): boolean {
   return m !== null && typeof m.role === 'string';
 }
 
 export function transcriptProfile(): Profile {
-  const sum: TranscriptSummary = { messages: 0, toolCalls: 0, toolResults: 0, errorResults: 0, repeatedBlocks: 0, sidechainLines: 0, scopes: 0, noObservationActions: 0 };
+  const sum: TranscriptSummary = { messages: 0, toolCalls: 0, toolResults: 0, errorResults: 0, repeatedBlocks: 0, sidechainLines: 0, scopes: 0, noObservationActions: 0, repeatedHistory: 0, naiveTimes: 0, unreadableTimes: 0 };
   /** Per scope: the message the last line belonged to, and the call ids read under it. */
   const lastMessage = new Map<string, { id: string | null; calls: Set<string> }>();
+  /**
+   * `{messages: […]}` lines: the hash of each line's whole message list → its conversation. A line
+   * whose first k messages hash to an earlier line's list continues that conversation, and only its
+   * messages after the k-th are new.
+   */
+  const conversations = new Map<string, string>();
+  /**
+   * Sub-agent calls not yet answered, by session and call id → their scope: Claude Code may write
+   * `agentId` on a sub-agent's result lines but not on its call lines, and the result then finds
+   * its call in the session's other sub-agent scope.
+   */
+  const openSidechainCalls = new Map<string, string>();
 
   return {
     name: 'transcript',
@@ -179,15 +245,25 @@ export function transcriptProfile(): Profile {
             messageId = asString(wrapped.id);
             messages = 1;
           } else if (Array.isArray(o.messages)) {
-            // A whole conversation on one line: its own scope.
-            for (const m of o.messages) {
-              const mo = asObject(m);
+            // A whole conversation on one line (a request log): the conversation it continues, else
+            // one of its own; the messages an earlier line of it held are read already.
+            const { conversation, known } = continues(conversations, o.messages, `line ${loc.line}`);
+            scope = conversation;
+            for (let k = 0; k < o.messages.length; k++) {
+              const mo = asObject(o.messages[k]);
               if (mo !== null && isMessage(mo)) {
+                if (k < known) {
+                  const before = blocks.length;
+                  messageBlocks(mo, blocks);
+                  sum.repeatedHistory += blocks.length - before;
+                  blocks.length = before;
+                  continue;
+                }
                 messageBlocks(mo, blocks);
                 messages++;
               }
             }
-            scope = `line ${loc.line}`;
+            if (blocks.length === 0 && known > 0) return 'used';
           } else if (isMessage(o)) {
             messageBlocks(o, blocks);
             messageId = asString(o.id);
@@ -195,8 +271,10 @@ export function transcriptProfile(): Profile {
           } else if (o.tool_call_metadata !== undefined) {
             const e = agentEvent(o, blocks);
             if (e === 'no-observation') {
+              // Counted as what it is, but no call event: a trajectory of these alone has nothing to
+              // audit (NO_CALL_EVENTS, docs/profiles.md "Nothing matched never passes quietly").
               sum.noObservationActions++;
-              return 'used';
+              return 'ignored';
             }
             // Event ids restart in every trajectory file: the file is the scope.
             scope = loc.path;
@@ -220,7 +298,7 @@ export function transcriptProfile(): Profile {
               scope = session;
             }
           }
-          const time = parseTime(o.timestamp);
+          const time = readTime(o.timestamp, sum);
           // One API message over several lines: a block already read under the same message id is
           // the same call, not a second one.
           let state = lastMessage.get(scope);
@@ -237,7 +315,17 @@ export function transcriptProfile(): Profile {
             state.calls.clear();
             sum.messages += messages;
           }
+          const sidechain = o.isSidechain === true;
           for (const b of blocks) {
+            let at = scope;
+            if (sidechain && typeof b.id === 'string') {
+              const k = `${asString(o.sessionId) ?? asString(o.session_id) ?? ''}\u0000${b.id}`;
+              if (b.kind === 'call') openSidechainCalls.set(k, scope);
+              else {
+                at = openSidechainCalls.get(k) ?? scope;
+                openSidechainCalls.delete(k);
+              }
+            }
             if (b.kind === 'call') {
               const key = typeof b.id === 'string' ? b.id : null;
               if (messageId !== null && key !== null) {
@@ -254,7 +342,7 @@ export function transcriptProfile(): Profile {
               sum.toolResults++;
               if (b.failed) sum.errorResults++;
               const attrs: CallAttrs = { kind: 'tool result', tool: b.tool, status: b.failed ? 'error' : 'ok', error: b.failed ? 'is_error' : null, durationMs: null };
-              ctx.emit(makeEvent(TRANSCRIPT_CHANNEL, { role: 'terminal', scope, id: { field: b.idField, value: b.id }, sig: [b.tool], time, caller, attrs, loc }, ctx));
+              ctx.emit(makeEvent(TRANSCRIPT_CHANNEL, { role: 'terminal', scope: at, id: { field: b.idField, value: b.id }, sig: [b.tool], time, caller, attrs, loc }, ctx));
             }
           }
           return 'used';
@@ -262,5 +350,11 @@ export function transcriptProfile(): Profile {
       };
     },
     summary: () => (sum.toolCalls + sum.toolResults + sum.noObservationActions > 0 ? { ...sum } : undefined),
+    notes() {
+      const out: NoteCode[] = [];
+      if (sum.naiveTimes > 0) out.push('transcript-naive-times');
+      if (sum.unreadableTimes > 0) out.push('transcript-unreadable-times');
+      return out;
+    },
   };
 }

@@ -14,6 +14,8 @@ export const NOTE_TEXT = {
   'jsonrpc-naive-times': 'jsonrpc: times without a zone (naive ISO 8601) were read as UTC',
   'jsonrpc-unknown-direction': 'jsonrpc: some records stated a direction callpair does not know; their ids were not namespaced by direction',
   'openai-batch-order': 'openai: Batch output order is arbitrary by contract: openai-batch pairs by custom_id only, and FIFO is not compared (no crossed pairs)',
+  'transcript-naive-times': 'transcript: timestamps without a zone (naive ISO 8601) were read as UTC (records.transcript.naiveTimes)',
+  'transcript-unreadable-times': 'transcript: some timestamps could not be read (records.transcript.unreadableTimes): their calls have no latency',
   'custom-naive-times': 'custom: times without a zone (naive ISO 8601) were read as UTC',
   'custom-unreadable-times': 'custom: some time fields could not be read with the profile’s time format (records.<profile>.unreadableTimes); an epoch number needs "unit"',
 } as const satisfies Record<string, string>;

@@ -347,6 +347,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
                   "callpair/UNREADABLE_TIME warning",
                   "callpair/CLOCK_SKEW note",
                   "callpair/DUPLICATE_KEY error",
+                  "callpair/IDS_NEVER_MATCH warning",
                 ],
                 "semanticVersion": "0.0.0",
                 "version": "0.0.0",

@@ -31,6 +31,32 @@ describe('custom profiles', () => {
   });
 });
 
+describe('custom profile: an id that never pairs is a finding', () => {
+  const run = (profile: string) => analyze({ inputs: [fixture('custom/ids/calls.jsonl')], profile: fixture(`custom/ids/${profile}.json`) });
+  const codes = (r: Awaited<ReturnType<typeof analyze>>) => r.findings.filter((f) => f.code === 'IDS_NEVER_MATCH');
+
+  it('numbers on the requests, strings on the terminals: IDS_NEVER_MATCH (warning) naming the profile field', async () => {
+    const f = codes(await run('number-and-string'));
+    expect(f).toHaveLength(1);
+    expect(f[0]).toMatchObject({ severity: 'warning', channel: 'calls', locations: [{ line: 3 }], data: { reason: 'never-match', side: 'both', field: 'id', requestsWithId: 2, terminalsWithId: 2 } });
+  });
+
+  it('a typo in one role\'s id path: IDS_NEVER_MATCH naming that role\'s field, the side that never carries an id', async () => {
+    const r = await run('typo-on-one-side');
+    expect(r.channels[0]!.pairs.byMethod).toMatchObject({ id: 0, fifo: 2 });
+    const f = codes(r);
+    expect(f).toHaveLength(1);
+    expect(f[0]).toMatchObject({ channel: 'calls', data: { reason: 'missing', side: 'terminals', field: 'roles[1].id', requestsWithId: 2, terminalsWithId: 0 } });
+    expect(f[0]!.message).toBe('profile field roles[1].id: the terminals never carry an id (a wrong path?); nothing paired by id');
+  });
+
+  it('ids that pair: no finding', async () => {
+    const r = await run('matching');
+    expect(r.channels[0]!.pairs.byMethod.id).toBe(2);
+    expect(codes(r)).toEqual([]);
+  });
+});
+
 describe('custom profile: what the channel means', () => {
   const base = { channel: 'x', role: { path: 'kind', request: ['req'], terminal: ['resp'] }, group: ['route'] };
   it('declares rows, groups and failed outcomes, with defaults for files that say nothing', () => {

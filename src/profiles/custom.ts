@@ -25,7 +25,7 @@ import { deriveNeedles } from './lang/needles.js';
 import type { Path } from './lang/path.js';
 import { parseProfileSpec, ProfileSpecError, specMarkers, type Cond, type ProfileSpec, type TimeRule } from './lang/spec.js';
 import { displayArg } from '../formatters/safe.js';
-import { finding } from '../report/findings.js';
+import { finding, type FindingDataMap } from '../report/findings.js';
 import type { NoteCode } from '../report/notes.js';
 import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from './types.js';
 
@@ -151,6 +151,12 @@ export function customProfile(spec: CustomProfileSpec): Profile {
   // An entry goes when its call closes, so this holds only open calls (never a queue).
   const openHalves = new Map<string, { r: ReadRecord; loc: Loc; id: IdKey; label: string | undefined }>();
 
+  // Whether the declared id ever paired (IDS_NEVER_MATCH): events with and without an id per side,
+  // the profile fields their ids come from, and the first location of each kind.
+  const declaresId = spec.id !== null || spec.roles.some((r) => r.id != null);
+  const sides = { request: newSide(), terminal: newSide() };
+  let idPairs = 0;
+
   function emit(r: ReadRecord, role: Role, time: number | null, id: IdKey | null, loc: Loc, ctx: ProfileContext, label?: string, whole = false, own = false): void {
     const attrs: CallAttrs = { kind: r.role === 'call' ? 'record' : role };
     if (r.durationMs !== null && role === 'terminal') attrs.durationMs = r.durationMs;
@@ -170,7 +176,21 @@ export function customProfile(spec: CustomProfileSpec): Profile {
     if (label !== undefined && label !== id) ev.idLabel = label;
     if (r.role === 'call' || (r.role === 'half' && whole)) ev.wholeRecord = true;
     if (own) ev.ownKey = true;
-    ctx.emit(ev);
+    const pair = ctx.emit(ev);
+    // A rule whose id is null (or a profile without one) says its records carry none: not counted.
+    const declared = r.rule.id !== undefined ? r.rule.id !== null : spec.id !== null;
+    if (declaresId && declared && r.role !== 'call' && !whole && (role === 'request' || role === 'terminal')) {
+      const s = sides[role];
+      const field = r.rule.id !== undefined ? `roles[${spec.roles.indexOf(r.rule)}].id` : 'id';
+      if (!s.fields.includes(field)) s.fields.push(field);
+      if (id === null) s.withoutLoc ??= loc;
+      else {
+        s.withId++;
+        s.withLoc ??= loc;
+      }
+      s.total++;
+      if (pair?.method === 'id') idPairs++;
+    }
   }
 
   return {
@@ -250,6 +270,8 @@ export function customProfile(spec: CustomProfileSpec): Profile {
         emit(r, 'terminal', r.end, id, loc, ctx, label, true);
       }
       openHalves.clear();
+      const f = idsNeverMatch(sides, idPairs);
+      if (f) ctx.finding(finding('IDS_NEVER_MATCH', { channel: channel.name, locations: f.loc ? [f.loc] : [] }, f.data));
     },
     summary: () => (sum.records > 0 ? { ...sum } : undefined),
     notes() {
@@ -259,4 +281,33 @@ export function customProfile(spec: CustomProfileSpec): Profile {
       return out;
     },
   };
+}
+
+interface IdSide {
+  total: number;
+  withId: number;
+  fields: string[];
+  withLoc: Loc | null;
+  withoutLoc: Loc | null;
+}
+
+const newSide = (): IdSide => ({ total: 0, withId: 0, fields: [], withLoc: null, withoutLoc: null });
+
+/**
+ * IDS_NEVER_MATCH when both sides have events, a declared id paired none of them, and either both
+ * sides carry ids (which never matched: at the first terminal with an id) or a side never carries
+ * one (at its first event).
+ */
+function idsNeverMatch(sides: { request: IdSide; terminal: IdSide }, idPairs: number): { loc: Loc | null; data: FindingDataMap['IDS_NEVER_MATCH'] } | null {
+  const { request: q, terminal: t } = sides;
+  if (q.total === 0 || t.total === 0 || idPairs > 0) return null;
+  const counts = { requestsWithId: q.withId, terminalsWithId: t.withId };
+  if (q.withId > 0 && t.withId > 0) {
+    const fields = [...q.fields, ...t.fields.filter((x) => !q.fields.includes(x))];
+    return { loc: t.withLoc, data: { reason: 'never-match', side: 'both', field: fields.join(', '), ...counts } };
+  }
+  if (q.withId === 0 && t.withId === 0) return { loc: q.withoutLoc, data: { reason: 'missing', side: 'both', field: [...q.fields, ...t.fields.filter((x) => !q.fields.includes(x))].join(', '), ...counts } };
+  const side = q.withId === 0 ? 'requests' : 'terminals';
+  const s = q.withId === 0 ? q : t;
+  return { loc: s.withoutLoc, data: { reason: 'missing', side, field: s.fields.join(', '), ...counts } };
 }

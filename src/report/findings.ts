@@ -39,6 +39,8 @@ export const FINDING_CODES = {
   /** A terminal stamped before its request: the clocks disagree; reported, never corrected. */
   CLOCK_SKEW: 'note',
   DUPLICATE_KEY: 'error',
+  /** Custom profiles: a channel that declares an id, but no terminal ever paired by it (ids that never match, or a side without ids). */
+  IDS_NEVER_MATCH: 'warning',
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;
@@ -81,6 +83,13 @@ export interface FindingDataMap {
   OUT_OF_RANGE: { field: string; value: string | null; min: number; max: number };
   /** A time a custom profile's field (`time`, `start`, `roles[1].time`, `duration`) could not read; names the profile field, never a key path. */
   UNREADABLE_TIME: { field: string };
+  /**
+   * A custom profile's channel declares an id, both sides have records, and not one terminal paired
+   * by id: `never-match` (both sides carry ids, none equal: a number on one side and a string on the
+   * other, another key) or `missing` (`side` never carries one: a wrong id path). `field`: the
+   * profile field(s) of that side (`id`, `roles[1].id`), never a key path; counts are of events with an id.
+   */
+  IDS_NEVER_MATCH: { reason: 'never-match' | 'missing'; side: 'requests' | 'terminals' | 'both'; field: string; requestsWithId: number; terminalsWithId: number };
   /** Both times as the records state them (epoch ms); `skewMs`: how far the terminal is before its request. */
   CLOCK_SKEW: { requestTime: number; terminalTime: number; skewMs: number; id: string | null };
   /**

@@ -53,6 +53,10 @@ export function findingMessage(f: Finding): string {
         : `${f.data.field} ${f.data.value} is outside ${f.data.min}..${f.data.max}; treated as unknown`;
     case 'CLOCK_SKEW':
       return `terminal stamped ${f.data.skewMs} ms before its request (request ${new Date(f.data.requestTime).toISOString()}, terminal ${new Date(f.data.terminalTime).toISOString()}): clocks disagree; latency left out of the percentiles, times not corrected`;
+    case 'IDS_NEVER_MATCH':
+      return f.data.reason === 'never-match'
+        ? `profile field ${f.data.field}: ${f.data.requestsWithId} request(s) and ${f.data.terminalsWithId} terminal(s) carry ids, and none ever matched (a number on one side, a string on the other? another key?); nothing paired by id`
+        : `profile field ${f.data.field}: the ${f.data.side} never carry an id (a wrong path?); nothing paired by id`;
     case 'UNREADABLE_TIME':
       return `profile field ${f.data.field}: a time present in this record is in none of the formats the field accepts; no time there`;
     case 'MALFORMED_LINE':

@@ -193,6 +193,7 @@ const DATA: Record<FindingCode, Check> = {
   SCOPES_FOLDED: obj({ folded: uint, held: uint, limit: uint }),
   OUT_OF_RANGE: obj({ field: str, value: nullable(str), min: finite, max: finite }),
   UNREADABLE_TIME: obj({ field: str }),
+  IDS_NEVER_MATCH: obj({ reason: oneOf(['never-match', 'missing']), side: oneOf(['requests', 'terminals', 'both']), field: str, requestsWithId: uint, terminalsWithId: uint }),
   CLOCK_SKEW: obj({ requestTime: epochMs, terminalTime: epochMs, skewMs: finite, id: nullable(str) }),
   MALFORMED_LINE: obj({ reason: oneOf(['invalid-json', 'truncated', 'not-an-object', 'unusable', 'duplicate-key']), bytes: uint }),
   OVERSIZED_LINE: obj({ bytes: uint, limit: uint }),

@@ -417,8 +417,8 @@ async function readOne(
   };
 
   const sink: LineSink = {
-    record(value: unknown, line: number, raw: Buffer | null, digest?: string, doc?: Buffer) {
-      const loc: Loc = { path, line };
+    record(value: unknown, line: number, raw: Buffer | null, digest?: string, doc?: Buffer, pointer?: string) {
+      const loc: Loc = pointer === undefined ? { path, line } : { path, line, pointer };
       let outcome: RecordOutcome = 'unclaimed';
       let by = '';
       try {
@@ -457,7 +457,7 @@ async function readOne(
     },
   };
 
-  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain, progress: opts.onProgress && ((bytes) => opts.onProgress!({ path, index: progressIndex, inputs: progressTotal, bytes })), pool, recycler, keep: keepFunction(combinedKeep(profiles)), classify: combineRules(rules), keeps: keepFunctions(profileKeeps(profiles)) });
+  const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain, progress: opts.onProgress && ((bytes) => opts.onProgress!({ path, index: progressIndex, inputs: progressTotal, bytes })), pool, recycler, keep: keepFunction(combinedKeep(profiles)), classify: combineRules(rules), keeps: keepFunctions(profileKeeps(profiles)), splits: profiles.flatMap((p) => p.splits ?? []) });
   if (r.error) unread(Math.max(1, r.ledger.lines), 'input-error');
   for (const { h } of handlers) h.end?.();
   if (r.error) {

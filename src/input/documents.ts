@@ -62,6 +62,42 @@ interface Element {
   restart: Restart | null;
 }
 
+/**
+ * A record (an object) that may hold one of the `splits` arrays (docs/inputs.md, "Large
+ * documents"): the path it is on, and that array's elements, so that if the record outgrows
+ * `maxValueBytes` each element becomes a record of its own instead of the whole being oversized.
+ */
+interface SplitTrack {
+  /** Per on-path object (stack depth 1, 2, …): the splits whose keys matched down to it (a bit each). */
+  masks: number[];
+  /** The deepest on-path object expects a key next (after `{` or `,`). */
+  expectKey: boolean;
+  /** Splits whose next key is the key just read at the deepest on-path object (its value comes next). */
+  keyMask: number;
+  inKey: boolean;
+  keyFrom: number;
+  keyPieces: Buffer[];
+  keyLen: number;
+  /** The key has an escape or is too long: it matches no split (fail closed: never split). */
+  keyBad: boolean;
+  /** Stack depth directly inside the split array (0: not in it). */
+  arrayDepth: number;
+  /** The split array was read to its end (a second one is not split). */
+  done: boolean;
+  pointer: string;
+  index: number;
+  /** The element being read: its start as a record offset and line. */
+  open: { s: number; line: number } | null;
+  /** Elements read while the record was held whole. */
+  spans: Array<{ s: number; e: number; line: number; index: number }>;
+  /** Splitting: the record is no longer held, each element is (bounded by maxValueBytes). */
+  split: boolean;
+  sub: Buffer[];
+  subSize: number;
+  subFrom: number;
+  subSkipping: boolean;
+}
+
 /** Where to resume if the record turns out broken: byte offset in the record, and the line state there. */
 interface Restart {
   offset: number;
@@ -95,9 +131,14 @@ export class DocumentReader {
   /** Re-scanning the bytes of a broken record: a `{` at column 0 ends the open record at once. */
   private eager = false;
 
-  constructor(opts: { sink: LineSink; maxValueBytes: number }) {
+  /** Key paths (`["log", "entries"]`) of arrays whose elements may be records of their own. */
+  private readonly splits: Buffer[][];
+  private sp: SplitTrack | null = null;
+
+  constructor(opts: { sink: LineSink; maxValueBytes: number; splits?: ReadonlyArray<readonly string[]> }) {
     this.sink = opts.sink;
     this.maxValueBytes = opts.maxValueBytes;
+    this.splits = (opts.splits ?? []).filter((k) => k.length > 0).slice(0, 30).map((k) => k.map((x) => Buffer.from(x, 'utf8')));
   }
 
   push(chunk: Buffer): void {
@@ -146,9 +187,11 @@ export class DocumentReader {
           const d = chunk[i]!;
           if (d === BSLASH) {
             this.escaped = true;
+            if (this.sp?.inKey) this.sp.keyBad = true;
             i++;
           } else if (d === QUOTE) {
             this.inString = false;
+            if (this.sp?.inKey) this.keyEnd(chunk, i);
             i++;
             if (this.stack.length === 0) this.finish(chunk, start, i);
           } else {
@@ -170,6 +213,7 @@ export class DocumentReader {
         if (c === NL) this.newline();
         else {
           this.lineOpen = true;
+          if (this.sp !== null && !isWs(c)) this.track(c, chunk, start, i);
           if (c === QUOTE) this.inString = true;
           else if (c === LBRACE && this.elem.col0 && this.elem.line < this.line && (i === 0 ? this.prevEndedLine : chunk[i - 1] === NL)) {
             // A record that began at column 0 is still open when a later line starts with `{` at
@@ -241,6 +285,7 @@ export class DocumentReader {
       // A record starts here.
       start = i;
       this.elem = { line: this.line, pieces: [], size: 0, skipping: false, token: false, col0: i === 0 ? this.prevEndedLine : chunk[i - 1] === NL, restart: null };
+      this.sp = c === LBRACE && this.splits.length > 0 ? newTrack((1 << this.splits.length) - 1) : null;
       if (c === LBRACE || c === LBRACK) this.stack = [c];
       else if (c === QUOTE) this.inString = true;
       else if (c === RBRACE || c === RBRACK) {
@@ -253,12 +298,22 @@ export class DocumentReader {
       i++;
     }
     // The chunk ends inside a record: keep its bytes (a copy) unless it is already too long.
+    if (this.sp?.inKey) this.keyPiece(chunk, n);
     if (this.elem) this.hold(chunk, start, n);
+    if (this.sp) this.sp.subFrom = 0;
     if (n > 0) this.prevEndedLine = chunk[n - 1] === NL;
   }
 
   end(): void {
-    if (this.elem) {
+    if (this.elem?.skipping && this.sp?.split) {
+      // A split document cut short: its elements read so far are kept.
+      const e = this.elem;
+      this.elem = null;
+      this.sp = null;
+      this.stack = [];
+      this.inString = false;
+      this.malformed(e.line, 'truncated', e.size);
+    } else if (this.elem) {
       if (this.elem.token && !this.inString) this.finish(Buffer.alloc(0), 0, 0);
       else if (this.elem.restart && !this.elem.skipping) {
         // A record that never closes, with a later line that starts with `{`: broken, re-scanned.
@@ -295,8 +350,13 @@ export class DocumentReader {
     const e = this.elem!;
     const n = end - start;
     e.size += n;
+    if (this.sp?.split) {
+      this.holdSub(chunk, end);
+      return;
+    }
     if (e.skipping) return;
     if (e.size > this.maxValueBytes) {
+      if (this.startSplit(chunk, start, end)) return;
       e.skipping = true;
       e.pieces = [];
       return;
@@ -308,8 +368,12 @@ export class DocumentReader {
   private finish(chunk: Buffer, start: number, end: number): void {
     this.hold(chunk, start, end);
     const e = this.elem!;
+    const split = this.sp?.split === true;
     this.elem = null;
     this.stack = [];
+    this.sp = null;
+    // A split document: its elements were its records.
+    if (split) return;
     if (e.skipping) {
       this.oversized(e);
       return;
@@ -336,6 +400,8 @@ export class DocumentReader {
   private breakElement(chunk: Buffer, start: number, end: number, recover = true): void {
     this.hold(chunk, start, end);
     const e = this.elem!;
+    const split = this.sp?.split === true;
+    this.sp = null;
     this.elem = null;
     this.stack = [];
     this.inString = false;
@@ -356,10 +422,184 @@ export class DocumentReader {
       this.eager = was;
       return;
     }
-    if (e.skipping) this.oversized(e);
+    // A split document whose structure broke: the elements read are kept, the rest is one malformed record.
+    if (split) this.malformed(e.line, 'invalid-json', e.size);
+    else if (e.skipping) this.oversized(e);
     else this.malformed(e.line, 'invalid-json', e.size);
     this.recovering = recover;
     this.atLineStart = !recover;
+  }
+
+  /**
+   * One byte (not whitespace, not inside a string) of a record that may hold a split array, before
+   * the scanner acts on it: follows the split keys down the objects, and the array's elements.
+   */
+  private track(c: number, chunk: Buffer, start: number, i: number): void {
+    const sp = this.sp!;
+    const depth = this.stack.length;
+    if (sp.arrayDepth !== 0 && depth === sp.arrayDepth) {
+      if (c === COMMA || c === RBRACK) {
+        if (sp.open) this.closeElement(chunk, start, i);
+        if (c === RBRACK) {
+          sp.arrayDepth = 0;
+          sp.done = true;
+        }
+      } else if (!sp.open) {
+        sp.open = { s: this.elem!.size + (i - start), line: this.line };
+        if (sp.split) {
+          sp.sub = [];
+          sp.subSize = 0;
+          sp.subFrom = i;
+          sp.subSkipping = false;
+        }
+      }
+      return;
+    }
+    const d = sp.masks.length;
+    if (depth !== d) return;
+    if (c === QUOTE) {
+      if (sp.expectKey) {
+        sp.inKey = true;
+        sp.keyFrom = i + 1;
+        sp.keyPieces = [];
+        sp.keyLen = 0;
+        sp.keyBad = false;
+      } else sp.keyMask = 0;
+    } else if (c === COMMA) {
+      sp.expectKey = true;
+      sp.keyMask = 0;
+    } else if (c === LBRACE) {
+      let next = 0;
+      for (let k = 0; k < this.splits.length; k++) if (sp.keyMask & (1 << k) && this.splits[k]!.length > d) next |= 1 << k;
+      if (next !== 0) {
+        sp.masks.push(next);
+        sp.expectKey = true;
+      }
+      sp.keyMask = 0;
+    } else if (c === LBRACK) {
+      for (let k = 0; k < this.splits.length; k++) {
+        if (sp.keyMask & (1 << k) && this.splits[k]!.length === d && !sp.done && sp.arrayDepth === 0) {
+          sp.arrayDepth = d + 1;
+          sp.pointer = this.splits[k]!.map((x) => `/${x.toString('utf8').replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+          sp.index = 0;
+          break;
+        }
+      }
+      sp.keyMask = 0;
+    } else if (c === RBRACE) {
+      sp.masks.pop();
+      sp.expectKey = false;
+      sp.keyMask = 0;
+    }
+  }
+
+  private keyPiece(chunk: Buffer, end: number): void {
+    const sp = this.sp!;
+    const n = end - sp.keyFrom;
+    if (sp.keyLen + n > 256) sp.keyBad = true;
+    else if (n > 0) {
+      sp.keyPieces.push(Buffer.from(chunk.subarray(sp.keyFrom, end)));
+      sp.keyLen += n;
+    }
+    sp.keyFrom = 0;
+  }
+
+  /** A key of the deepest on-path object ends at `q`: the splits whose key at this depth it is. */
+  private keyEnd(chunk: Buffer, q: number): void {
+    this.keyPiece(chunk, q);
+    const sp = this.sp!;
+    sp.inKey = false;
+    sp.expectKey = false;
+    sp.keyMask = 0;
+    if (sp.keyBad) return;
+    const key = sp.keyPieces.length === 1 ? sp.keyPieces[0]! : Buffer.concat(sp.keyPieces, sp.keyLen);
+    const d = sp.masks.length;
+    const mask = sp.masks[d - 1]!;
+    for (let k = 0; k < this.splits.length; k++) if (mask & (1 << k) && this.splits[k]![d - 1]!.equals(key)) sp.keyMask |= 1 << k;
+  }
+
+  /** The split array's current element ends before `i`: kept as a span, or (splitting) a record now. */
+  private closeElement(chunk: Buffer, start: number, i: number): void {
+    const sp = this.sp!;
+    const open = sp.open!;
+    sp.open = null;
+    const index = sp.index++;
+    if (!sp.split) {
+      sp.spans.push({ s: open.s, e: this.elem!.size + (i - start), line: open.line, index });
+      return;
+    }
+    const n = i - sp.subFrom;
+    sp.subSize += n;
+    if (sp.subSkipping || sp.subSize > this.maxValueBytes) {
+      this.ledger.oversized++;
+      this.sink.oversized(open.line, sp.subSize);
+    } else {
+      sp.sub.push(chunk.subarray(sp.subFrom, i));
+      this.element(sp.sub.length === 1 ? sp.sub[0]! : Buffer.concat(sp.sub, sp.subSize), open.line, `${sp.pointer}/${index}`);
+    }
+    sp.sub = [];
+    sp.subSize = 0;
+  }
+
+  /** Splitting: the open element's bytes of this chunk up to `end` are kept (a copy), within the bound. */
+  private holdSub(chunk: Buffer, end: number): void {
+    const sp = this.sp!;
+    if (!sp.open) return;
+    const n = end - sp.subFrom;
+    sp.subSize += n;
+    if (sp.subSkipping) return;
+    if (sp.subSize > this.maxValueBytes) {
+      sp.subSkipping = true;
+      sp.sub = [];
+    } else if (n > 0) sp.sub.push(Buffer.from(chunk.subarray(sp.subFrom, end)));
+    sp.subFrom = end;
+  }
+
+  /**
+   * The record outgrew the bound while holding a split array (or after it): each element read so
+   * far becomes a record, the one being read is held on its own, and from here on only elements
+   * are held. Before the array is reached, nothing can be split: the record is oversized.
+   */
+  private startSplit(chunk: Buffer, start: number, end: number): boolean {
+    const sp = this.sp;
+    const e = this.elem!;
+    if (!sp || (sp.arrayDepth === 0 && !sp.done)) return false;
+    if (end > start) e.pieces.push(chunk.subarray(start, end));
+    const bytes = Buffer.concat(e.pieces);
+    e.pieces = [];
+    e.skipping = true;
+    sp.split = true;
+    for (const s of sp.spans) {
+      if (s.e - s.s > this.maxValueBytes) {
+        this.ledger.oversized++;
+        this.sink.oversized(s.line, s.e - s.s);
+      } else this.element(bytes.subarray(s.s, s.e), s.line, `${sp.pointer}/${s.index}`);
+    }
+    sp.spans = [];
+    sp.sub = [];
+    sp.subSize = 0;
+    sp.subSkipping = false;
+    sp.subFrom = end;
+    if (sp.open) {
+      const piece = Buffer.from(bytes.subarray(sp.open.s));
+      sp.subSize = piece.length;
+      if (sp.subSize > this.maxValueBytes) sp.subSkipping = true;
+      else sp.sub.push(piece);
+    }
+    return true;
+  }
+
+  /** One element of a split array, parsed on its own as a record at its line, with its JSON pointer. */
+  private element(bytes: Buffer, line: number, pointer: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      this.malformed(line, 'invalid-json', bytes.length);
+      return;
+    }
+    this.ledger.parsed++;
+    this.sink.record(value, line, null, undefined, undefined, pointer);
   }
 
   private malformed(line: number, reason: 'invalid-json' | 'truncated', bytes: number): void {
@@ -371,6 +611,30 @@ export class DocumentReader {
     this.ledger.oversized++;
     this.sink.oversized(e.line, e.size);
   }
+}
+
+function newTrack(all: number): SplitTrack {
+  return {
+    masks: [all],
+    expectKey: true,
+    keyMask: 0,
+    inKey: false,
+    keyFrom: 0,
+    keyPieces: [],
+    keyLen: 0,
+    keyBad: false,
+    arrayDepth: 0,
+    done: false,
+    pointer: '',
+    index: 0,
+    open: null,
+    spans: [],
+    split: false,
+    sub: [],
+    subSize: 0,
+    subFrom: 0,
+    subSkipping: false,
+  };
 }
 
 /** The path steps `recordLines` follows (the profile path language's segments, lang/path.ts). */

@@ -33,6 +33,8 @@ export interface ReadOptions {
   classify?: readonly SourceRule[] | null;
   /** Each profile's own `keep`, by name (see LineEvaluator). */
   keeps?: ReadonlyMap<string, (value: unknown) => unknown> | null;
+  /** JSON documents: key paths of arrays whose elements are read one by one when the document outgrows maxLineBytes (documents.ts). */
+  splits?: ReadonlyArray<readonly string[]>;
   /**
    * Chunk buffers shared by the sources of one run (read one after another): without it every
    * source allocates a fresh 4 MiB buffer, and 150 000 small files spend their time collecting them.
@@ -199,7 +201,7 @@ export async function readSource(source: Source, sink: LineSink, opts: ReadOptio
       format = kind!.kind;
       reader =
         format === 'json'
-          ? new (await loadDocumentReader())({ sink, maxValueBytes: opts.maxLineBytes })
+          ? new (await loadDocumentReader())({ sink, maxValueBytes: opts.maxLineBytes, splits: opts.splits })
           : pool
             ? new ParallelLineReader(pool, {
                 maxLineBytes: opts.maxLineBytes,

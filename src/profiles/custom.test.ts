@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.js';
 import { ledgerViolations } from '../report/report.js';
-import { fixture, runCli } from '../../test/helpers.js';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fixture, runCli, tmpDir } from '../../test/helpers.js';
 import { at, parseCustomSpec, CustomProfileError, customChannel, customKeep } from './custom.js';
 
 describe('custom profiles', () => {
@@ -28,6 +30,26 @@ describe('custom profiles', () => {
     const r = await runCli(['analyze', '--profile', 'fixtures/custom/http-log.jsonl.json', 'fixtures/custom/http-log.jsonl']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('cannot read profile');
+  });
+});
+
+describe('custom profile: a records array of a document over the bound', () => {
+  it('is read element by element: the same calls at the same lines, each element bounded alone', async () => {
+    const calls = [0, 1, 2, 3].map((k) => ({ id: `c${k}`, kind: 'req', t: `2026-01-01T00:00:0${k}.000Z`, pad: 'x'.repeat(300) }));
+    const results = [0, 1, 2, 3].map((k) => ({ id: `c${k}`, kind: 'res', t: `2026-01-01T00:00:0${k}.500Z` }));
+    const file = path.join(tmpDir(), 'calls.json');
+    writeFileSync(file, JSON.stringify({ run: 'r1', calls: [...calls, ...results] }, null, 2));
+    const profile = path.join(tmpDir(), 'calls-profile.json');
+    writeFileSync(profile, JSON.stringify({ name: 'calls-doc', records: 'calls[]', roles: [{ role: 'request', when: { path: 'kind', equals: 'req' } }, { role: 'terminal', when: { path: 'kind', equals: 'res' } }], id: 'id', time: 't' }));
+    const lines = (r: Awaited<ReturnType<typeof analyze>>) => r.findings.length;
+    const whole = await analyze({ inputs: [file], profile });
+    const split = await analyze({ inputs: [file], profile, maxLineBytes: 1000 });
+    expect(whole.totals).toMatchObject({ records: 1, oversized: 0 });
+    expect(split.totals).toMatchObject({ records: 8, oversized: 0 });
+    expect(split.channels[0]).toMatchObject({ requests: 4, terminals: 4, orphanRequests: 0 });
+    expect(split.channels[0]!.pairs.byMethod.id).toBe(4);
+    expect(split.channels[0]!.latencyMs).toEqual(whole.channels[0]!.latencyMs);
+    expect(lines(split)).toBe(lines(whole));
   });
 });
 

@@ -104,6 +104,19 @@ const timePaths = (t: TimeRule | null | undefined): Path[] => (t ? t.alts.flatMa
 
 /** Every path the profile file names: what `record` reads (with a `records` path: all of it, and the `$.` paths). */
 export function customKeep(spec: CustomProfileSpec): KeepSpec {
+  const paths = specPaths(spec);
+  if (spec.records !== null) {
+    // Inside the records everything is kept; beside them only what `$.` paths name.
+    const rootPaths = paths.filter(isRootPath);
+    return unionKeep([{ tree: pathTree(spec.records.slice(0, 1)) }, ...rootPaths.map((p) => ({ tree: pathTree(p) }))]);
+  }
+  return unionKeep(paths.map((p) => ({ tree: pathTree(p) })));
+}
+
+const isRootPath = (p: Path) => p[0] !== undefined && 'root' in p[0];
+
+/** Every path the profile file names. */
+function specPaths(spec: CustomProfileSpec): Path[] {
   const paths: Path[] = [...spec.signature.map((s) => s.path), ...spec.group];
   for (const r of spec.roles) {
     condPaths(r.when, paths);
@@ -112,12 +125,7 @@ export function customKeep(spec: CustomProfileSpec): KeepSpec {
   }
   for (const p of [spec.scope?.path, ...(spec.id?.parts ?? []), ...timePaths(spec.time), ...timePaths(spec.start), ...timePaths(spec.end), spec.duration?.path, spec.caller, spec.status, spec.error, spec.direction?.path])
     if (p) paths.push(p);
-  if (spec.records !== null) {
-    // Inside the records everything is kept; beside them only what `$.` paths name.
-    const rootPaths = paths.filter((p) => p[0] !== undefined && 'root' in p[0]);
-    return unionKeep([{ tree: pathTree(spec.records.slice(0, 1)) }, ...rootPaths.map((p) => ({ tree: pathTree(p) }))]);
-  }
-  return unionKeep(paths.map((p) => ({ tree: pathTree(p) })));
+  return paths;
 }
 
 export interface CustomSummary {
@@ -198,6 +206,7 @@ export function customProfile(spec: CustomProfileSpec): Profile {
     channels: [channel],
     needles: deriveNeedles(specMarkers(spec)),
     keep: customKeep(spec),
+    splits: splitsOf(spec),
     open(source: Source, ctx: ProfileContext): RecordHandler | null {
       if (source.role !== 'capture') return null;
       // A name that is not UTF-8 is matched by its displayed form (bytes escaped as \xNN).
@@ -209,8 +218,10 @@ export function customProfile(spec: CustomProfileSpec): Profile {
           let outcome: RecordOutcome = 'unclaimed';
           // Records inside a JSON document: each at the line where it starts, with its JSON pointer.
           const lines = spec.records !== null && doc ? recordLines(doc, spec.records) : null;
+          // An element of a document read element by element (`splits`): the record itself, located already.
+          const one = spec.records !== null && lineLoc.pointer !== undefined;
           let k = -1;
-          for (const { value: rec, pointer } of recordsOf(spec, value)) {
+          for (const { value: rec, pointer } of one ? [{ value, pointer: lineLoc.pointer! }] : recordsOf(spec, value)) {
             k++;
             const loc: Loc = spec.records === null ? lineLoc : { path: lineLoc.path, line: lineLoc.line + (lines?.[k] ?? 0), pointer };
             const r = classify(spec, rec, fileName, value, source.path);
@@ -310,4 +321,20 @@ function idsNeverMatch(sides: { request: IdSide; terminal: IdSide }, idPairs: nu
   const side = q.withId === 0 ? 'requests' : 'terminals';
   const s = q.withId === 0 ? q : t;
   return { loc: s.withoutLoc, data: { reason: 'missing', side, field: s.fields.join(', '), ...counts } };
+}
+
+/**
+ * A `records` path of keys ending in `[]` (`log.entries[]`, `calls[]`) whose profile names no `$.`
+ * path: a document over --max-line-bytes may be read element by element (docs/inputs.md, "Large
+ * documents"). With `$.` paths the records need the document around them: never split.
+ */
+function splitsOf(spec: CustomProfileSpec): string[][] {
+  const r = spec.records;
+  if (r === null || r.length < 2 || !('each' in r[r.length - 1]!)) return [];
+  const keys: string[] = [];
+  for (const s of r.slice(0, -1)) {
+    if (!('key' in s)) return [];
+    keys.push(s.key);
+  }
+  return specPaths(spec).some(isRootPath) ? [] : [keys];
 }

@@ -101,4 +101,20 @@ describe('har profile', () => {
     expect(r.inputs[0]!.profile).toBe('har');
     expect(channel(r)).toMatchObject({ requests: 3, terminals: 3, failed: 0 });
   });
+
+  it('a HAR over --max-line-bytes is read entry by entry: every entry a call, at its line, as under the bound', async () => {
+    const big = (k: number) => entry(`2026-03-04T05:06:0${k}.000Z`, 10 + k, 200, `https://example.com/${k}`, { content: { size: 600, mimeType: 'text/plain', text: 'z'.repeat(600) } });
+    const file = writeHar([0, 1, 2, 3, 4, 5].map(big), 'big.har');
+    const whole: PairRecord[] = [];
+    const split: PairRecord[] = [];
+    const a = await analyze({ inputs: [file], onPair: (p) => whole.push(p) });
+    const b = await analyze({ inputs: [file], maxLineBytes: 4000, onPair: (p) => split.push(p) });
+    expect(a.totals).toMatchObject({ records: 1, oversized: 0 });
+    expect(b.totals).toMatchObject({ records: 6, oversized: 0 });
+    expect(channel(b)).toMatchObject({ requests: 6, terminals: 6, orphanRequests: 0 });
+    const at = (ps: PairRecord[]) => ps.map((p) => [p.request.loc.line, p.request.loc.pointer, p.latencyMs]);
+    expect(at(split)).toEqual(at(whole));
+    expect(at(split).map((x) => x[1])).toEqual([0, 1, 2, 3, 4, 5].map((k) => `/log/entries/${k}`));
+    expect(ledgerViolations(b)).toEqual([]);
+  });
 });

@@ -107,6 +107,7 @@ export function harProfile(): Profile {
     channels: [HAR_CHANNEL],
     needles: deriveNeedles(['startedDateTime']),
     keep: HAR_KEEP,
+    splits: [['log', 'entries']],
     open(source: Source, ctx: ProfileContext): RecordHandler | null {
       if (source.role !== 'capture') return null;
       return {

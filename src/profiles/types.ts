@@ -74,6 +74,12 @@ export interface Profile {
    * Without it, values are handed over whole.
    */
   readonly keep?: KeepSpec;
+  /**
+   * Key paths of arrays inside a JSON document whose elements are this profile's records on their
+   * own (`["log", "entries"]`): a document over --max-line-bytes is read element by element
+   * (input/documents.ts), each handed to `record` with its JSON pointer in `loc.pointer`.
+   */
+  readonly splits?: ReadonlyArray<readonly string[]>;
 }
 
 /** Reads a field top-level first, then under `data` (docs/design.md §3.1). */

@@ -6,16 +6,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixture, runCli, tmpDir } from './helpers.js';
+import { expectOneLine, fixture, runCli, tmpDir } from './helpers.js';
 
 const httpProfile = () => JSON.parse(readFileSync(fixture('custom/http-profile.json'), 'utf8')) as Record<string, unknown>;
-
-/** One line on stderr, no stack trace, no raw control character. */
-function expectOneLine(stderr: string): void {
-  expect(stderr.endsWith('\n'), stderr).toBe(true);
-  expect(stderr.slice(0, -1)).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
-  expect(stderr).not.toMatch(/\n\s+at /);
-}
 
 describe('every stderr line goes through the one safe-text rule', () => {
   const nasty = 'x\u009b31m\u202eevil\u001b]8;;e\u0007';

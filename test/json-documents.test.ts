@@ -62,3 +62,34 @@ describe('a huge value in a JSON document is bounded like a JSONL line', () => {
     expect(r.channels[0]!.requests).toBe(3);
   });
 });
+
+describe('a valid document with objects at column 0 inside records', () => {
+  it('Python json.dump(indent=0) of events holding arrays of objects: 2 records, 1 pair, no finding', async () => {
+    const file = path.join(tmpDir(), 'min.json');
+    writeFileSync(
+      file,
+      [
+        '[',
+        '{"event":"llm:request","session_id":"s","request_id":"r1","data":{"provider":"p","model":"m","messages":[',
+        '{"role":"user"}',
+        ']}},',
+        '{"event":"llm:response","session_id":"s","request_id":"r1","data":{"provider":"p","model":"m"}}',
+        ']',
+        '',
+      ].join('\n'),
+    );
+    const res = await runCli(['analyze', file, '-f', 'json']);
+    expect(res.code).toBe(0);
+    const r = JSON.parse(res.stdout) as Report;
+    expect(r.inputs[0]).toMatchObject({ format: 'json', lines: 6, records: 2, malformed: 0, used: 2 });
+    expect(r.findingCounts).toEqual({});
+    expect(r.channels[0]!.pairs.total).toBe(1);
+  });
+
+  it('{"a":[ objects at column 0 ]}: one record, not its inner objects', async () => {
+    const file = path.join(tmpDir(), 'wrapped.json');
+    writeFileSync(file, '{"a":[\n{"event":"llm:request","session_id":"s","request_id":"r1"},\n{"event":"llm:request","session_id":"s","request_id":"r2"}\n]}\n');
+    const r = await analyze({ inputs: [file], allowEmpty: true });
+    expect(r.inputs[0]).toMatchObject({ format: 'json', records: 1, malformed: 0, used: 0 });
+  });
+});

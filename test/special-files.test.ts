@@ -1,7 +1,8 @@
 /**
  * Special files among the inputs: a device or FIFO reached through a link in a directory or a glob
  * is skipped with a message (the rest is read); a FIFO given directly is read (process
- * substitution), also as --caller or --upstream, where the look before the pass must not consume it.
+ * substitution), also as --caller or --upstream, where the look before the pass must not consume it;
+ * stdin that is a directory is an INPUT_ERROR.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync } from 'node:fs';
@@ -44,5 +45,25 @@ describe('the look before the pass (fileContains) never consumes a FIFO', () => 
     const out = execFileSync('/bin/bash', ['-c', `"${process.execPath}" "${BIN}" analyze --format json "${a('run-ids.decisions.ndjson')}" --caller <(cat "${a('run-ids.caller.jsonl')}") --upstream <(cat "${a('run-ids.upstream.jsonl')}") || true`], { cwd: ROOT, stdio: QUIET }).toString();
     const r = JSON.parse(out) as Report;
     expect(r.inputs.map((i) => i.lines)).toEqual([9, 6, 8]);
+  });
+});
+
+describe('stdin that is a directory', () => {
+  it('is an INPUT_ERROR naming -, and the default gate fails', () => {
+    let code = 0;
+    let out = '';
+    try {
+      out = execFileSync('/bin/sh', ['-c', `"${process.execPath}" "${BIN}" analyze - --allow-empty --format json < /`], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+    } catch (e) {
+      const err = e as { status: number; stdout: Buffer };
+      code = err.status;
+      out = err.stdout.toString();
+    }
+    expect(code).toBe(1);
+    const r = JSON.parse(out) as Report;
+    const f = r.findings.find((x) => x.code === 'INPUT_ERROR');
+    expect(f?.severity).toBe('error');
+    expect(f?.locations[0]?.path).toBe('-');
+    expect(f?.message).toMatch(/EISDIR: stdin \(-\) is a directory/);
   });
 });

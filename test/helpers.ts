@@ -145,3 +145,13 @@ export function expectOneLine(stderr: string): void {
   expect(stderr.slice(0, -1)).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   expect(stderr).not.toMatch(/\n\s+at /);
 }
+
+/** fixtures/custom/http-profile.json, parsed (a fresh object each call, to patch). */
+export const httpProfile = () => JSON.parse(readFileSync(fixture('custom/http-profile.json'), 'utf8')) as Record<string, unknown>;
+
+/** LEAF wrapped in DEPTH arrays. */
+export function nest(depth: number, leaf: unknown): unknown {
+  let v: unknown = leaf;
+  for (let i = 0; i < depth; i++) v = [v];
+  return v;
+}

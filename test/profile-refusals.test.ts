@@ -4,23 +4,15 @@
  * a `--profile` that names no profile). The refusals themselves are unit-tested beside the parser
  * (src/profiles/lang/spec.test.ts); this pins what the binary prints.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixture, runCli, tmpDir } from './helpers.js';
-
-const httpProfile = () => JSON.parse(readFileSync(fixture('custom/http-profile.json'), 'utf8')) as Record<string, unknown>;
+import { fixture, httpProfile, nest, runCli, tmpDir } from './helpers.js';
 
 function writeProfile(spec: unknown): string {
   const p = path.join(tmpDir(), 'profile.json');
   writeFileSync(p, JSON.stringify(spec));
   return p;
-}
-
-function nest(depth: number, leaf: unknown): unknown {
-  let v: unknown = leaf;
-  for (let i = 0; i < depth; i++) v = [v];
-  return v;
 }
 
 describe('recursive profile constructs are bounded', () => {

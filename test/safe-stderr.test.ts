@@ -6,9 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectOneLine, fixture, runCli, tmpDir } from './helpers.js';
-
-const httpProfile = () => JSON.parse(readFileSync(fixture('custom/http-profile.json'), 'utf8')) as Record<string, unknown>;
+import { expectOneLine, fixture, httpProfile, runCli, tmpDir } from './helpers.js';
 
 describe('every stderr line goes through the one safe-text rule', () => {
   const nasty = 'x\u009b31m\u202eevil\u001b]8;;e\u0007';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fixture } from '../../../test/helpers.js';
+import { fixture, httpProfile, nest } from '../../../test/helpers.js';
 import { failureText } from '../../formatters/failure.js';
 import { classify, recordsOf, type ReadRecord } from './classify.js';
 import { deriveNeedles, lineHasNeedle } from './needles.js';
@@ -137,14 +137,6 @@ describe('profile language', () => {
     expect(specMarkers(spec)).toEqual(['req', 'resp', 'error', 'retry']);
   });
 });
-
-const httpProfile = () => JSON.parse(readFileSync(fixture('custom/http-profile.json'), 'utf8')) as Record<string, unknown>;
-
-function nest(depth: number, leaf: unknown): unknown {
-  let v: unknown = leaf;
-  for (let i = 0; i < depth; i++) v = [v];
-  return v;
-}
 
 describe('recursive profile constructs are bounded', () => {
   it('role conditions nested deep are one line naming the field', () => {

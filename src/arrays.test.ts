@@ -1,4 +1,4 @@
-/** fix-input item 2: helpers that never pass a list's elements as call arguments. */
+/** Helpers that never pass a list's elements as call arguments. */
 import { describe, expect, it } from 'vitest';
 import { append, maxOf, minOf } from './arrays.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attributionOf, isFailed, rowLabel, type FailureRule } from './model.js';
+import { attributionOf, isFailed, numericStatus, rowLabel, type FailureRule } from './model.js';
 
 const f = (failure: FailureRule, status: string | null, error: string | null = null) => isFailed({ failure }, { status, error });
 
@@ -29,5 +29,20 @@ describe('the channel declaration', () => {
     expect(attributionOf({ attribution: 'model' }, side)).toBe('m');
     expect(attributionOf({ attribution: 'provider' }, side)).toBe('agent');
     expect(rowLabel({ rowLabel: 'method' })).toBe('method');
+  });
+});
+
+describe('numeric statuses are defined exactly', () => {
+  it('status-at-least reads JSON numbers and digit strings, nothing else', () => {
+    const m = { failure: { kind: 'status-at-least' as const, min: 500 } };
+    const fails = (status: string) => isFailed(m, { status });
+    expect(fails(String(1e21))).toBe(true); // a JSON number 1e21
+    expect(fails('9'.repeat(400))).toBe(true);
+    expect(fails(' 503 ')).toBe(true);
+    expect(fails('500')).toBe(true);
+    expect(fails('499')).toBe(false);
+    expect(fails('499.9999999999999999999')).toBe(false);
+    for (const s of ['5e2', '0x1f4', '+500', '500.0', '', ' ', '5 00']) expect(numericStatus(s)).toBeNull();
+    expect(numericStatus(String(499.5))).toBe(499.5);
   });
 });

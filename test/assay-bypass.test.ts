@@ -1,5 +1,5 @@
 /**
- * Issue 16 items 1 and 2: a reused id never lets an upstream arrival be absorbed, and an id never
+ * A reused id never lets an upstream arrival be absorbed, and an id never
  * joins two different tool names (docs/design.md §5, docs/assay.md). Through the CLI, as a user runs it.
  */
 import { readFileSync } from 'node:fs';
@@ -42,7 +42,7 @@ function everyArrivalAccounted(r: { records: { assay: { calls: { upstream: numbe
   expect(del.pairs.total + reported).toBe(r.records.assay.calls.upstream);
 }
 
-describe('issue 16 item 1: a reused id never absorbs an arrival', () => {
+describe('a reused id never absorbs an arrival', () => {
   it('JSON-RPC id 7 sent twice, one allow and one deny without correlation ids, both arrive: DENIED_BUT_DELIVERED, exit 1', async () => {
     const { code, r, text } = await audit([rec(ALLOW, 't'), rec(DENY, 't')], [call(7, 't'), call(7, 't')], [call(7, 't'), call(7, 't')]);
     expect(code).toBe(1);
@@ -70,7 +70,7 @@ describe('issue 16 item 1: a reused id never absorbs an arrival', () => {
   });
 });
 
-describe('issue 16 item 2: an id never joins two different tool names', () => {
+describe('an id never joins two different tool names', () => {
   it('read_file allowed under c1, delete_repo arrives under c1: SIGNATURE_CONFLICT and UNRECORDED_DELIVERY, no pair, exit 1', async () => {
     const { code, r, text } = await audit([rec(ALLOW, 'read_file', { correlation_id: 'c1' })], null, [call(1, 'delete_repo', 'c1')]);
     expect(code).toBe(1);

@@ -1,11 +1,17 @@
 /**
  * Channel meaning is data: every format labels and counts a channel from its declaration
- * (row label, group labels, failure rule), never from its name.
+ * (row label, group labels, failure rule, terminal order), never from its name; every format
+ * carries the same per-channel failed count.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { analyzeLines, runCli, tmpDir, writeCapture, withoutGateLine } from './helpers.js';
+import type { AnalyzeOptions } from '../src/analyze.js';
+import { analyze } from '../src/analyze.js';
+import { compareWithReport } from '../src/compare/compare.js';
+import { pairs } from '../src/compare/pairs.js';
+import { FORMATTERS, PAIRS_FORMATTERS, renderCompare, type FormatName } from '../src/formatters/index.js';
+import { analyzeLines, fixture, ROOT, runCli, tmpDir, writeCapture, withoutGateLine } from './helpers.js';
 
 const A = 'fixtures/assay';
 
@@ -176,5 +182,75 @@ describe('channel names are unique across profiles', () => {
     const j = JSON.parse(r.stdout);
     expect(j.channels.map((c: { channel: string }) => c.channel).sort()).toEqual(['http', 'llm']);
     expect(j.channels.find((c: { channel: string }) => c.channel === 'http')).toMatchObject({ failed: 1, meaning: { rowLabel: 'route', groupLabels: ['route'] } });
+  });
+});
+
+/** A report in every format callpair writes, made in-process (the formats, not the CLI, are what these pin). */
+async function formatsOf(opts: AnalyzeOptions) {
+  const ctx = { cwd: ROOT };
+  const report = await analyze({ ...opts, timeline: true });
+  const text = (f: FormatName) => FORMATTERS[f].render(report, ctx);
+  const pairLines: string[] = [];
+  await pairs({ ...opts, onLine: (l) => pairLines.push(PAIRS_FORMATTERS.ndjson.line(l)) });
+  const { compare } = await compareWithReport(opts);
+  return { text, pairs: pairLines.join(''), compare: renderCompare(compare, 'table', {}) };
+}
+
+describe('every format carries the per-channel failed count, and they agree', () => {
+  const A = fixture('assay');
+  const cases: Array<[string, AnalyzeOptions]> = [
+    ['fixtures/assay', { inputs: [path.join(A, 'run-ids.decisions.ndjson')], caller: [path.join(A, 'run-ids.caller.jsonl')], upstream: [path.join(A, 'run-ids.upstream.jsonl')] }],
+    ['custom http', { inputs: [fixture('custom/http-log.jsonl')], profile: fixture('custom/http-profile.json') }],
+  ];
+  it.each(cases)('%s: json, ndjson, sarif, junit, github and pairs lines agree', async (_name, opts) => {
+    const out = await formatsOf(opts);
+    const [json, ndjson, sarif, junit, github] = (['json', 'ndjson', 'sarif', 'junit', 'github'] as const).map((f) => ({ stdout: out.text(f) }));
+    const pairs = { stdout: out.pairs };
+    const truth = Object.fromEntries((JSON.parse(json!.stdout) as { channels: Array<{ channel: string; failed: number }> }).channels.map((c) => [c.channel, c.failed]));
+    expect(Object.values(truth).some((n) => n > 0)).toBe(true);
+    const summary = ndjson!.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; channels?: Array<{ channel: string; failed: number }> }).find((l) => l.type === 'summary')!;
+    expect(Object.fromEntries(summary.channels!.map((c) => [c.channel, c.failed]))).toEqual(truth);
+    const sr = JSON.parse(sarif!.stdout) as { runs: Array<{ properties: { channels: Array<{ channel: string; failed: number }> } }> };
+    expect(Object.fromEntries(sr.runs[0]!.properties.channels.map((c) => [c.channel, c.failed]))).toEqual(truth);
+    const ju = Object.fromEntries([...junit!.stdout.matchAll(/<property name="channel\.([^"]+)\.failed" value="(\d+)"\/>/g)].map((m) => [m[1], Number(m[2])]));
+    expect(ju).toEqual(truth);
+    const gh = /^callpair channels: (.*)$/m.exec(github!.stdout)![1]!;
+    expect(Object.fromEntries(gh.split('; ').map((p) => [p.split(':')[0], Number(/(\d+) failed/.exec(p)![1])]))).toEqual(truth);
+    const fromPairs: Record<string, number> = Object.fromEntries(Object.keys(truth).map((k) => [k, 0]));
+    for (const l of pairs.stdout.trim().split('\n')) {
+      const o = JSON.parse(l) as { type: string; channel: string; failed?: boolean };
+      if (o.type === 'call' && o.failed) fromPairs[o.channel]!++;
+    }
+    expect(fromPairs).toEqual(truth);
+  });
+});
+
+describe('"terminal order is arbitrary" is channel meaning every format reads', () => {
+  const batch: AnalyzeOptions = { inputs: [fixture('real/openai-batch')], profile: 'openai-batch' };
+
+  it('the report carries it; table and markdown claim no crossed-pair evidence; compare says FIFO is meaningless', async () => {
+    const out = await formatsOf(batch);
+    const json = JSON.parse(out.text('json')) as { channels: Array<{ meaning: { terminalOrder?: string } }> };
+    expect(json.channels[0]!.meaning.terminalOrder).toBe('arbitrary');
+    const table = out.text('table');
+    expect(table).not.toContain('FIFO is unsafe here');
+    expect(table).not.toMatch(/of 0 id pairs/);
+    expect(table).toMatch(/crossed \(FIFO\) +│ — +│ terminal order is arbitrary/);
+    const md = out.text('markdown');
+    expect(md).toContain('— (terminal order is arbitrary)');
+    const html = out.text('html');
+    expect(html).toContain('— (terminal order is arbitrary)');
+    const cmp = out.compare;
+    expect(cmp).toContain('FIFO and signature-FIFO are meaningless here');
+    expect(cmp).not.toMatch(/│ fifo +│ \d+ +│ \d+ +│ \d+ +│ \d+ /);
+    expect(cmp).not.toContain('Crossed by FIFO');
+  });
+
+  it('compare lists no more crossed examples than it counts (fixtures/real/jsonrpc-spec)', async () => {
+    const cmp = renderCompare((await compareWithReport({ inputs: [fixture('real/jsonrpc-spec/examples.jsonl')] })).compare, 'table', {});
+    const m = /Crossed by FIFO \(first (\d+) of (\d+)\)/.exec(cmp)!;
+    expect(Number(m[1])).toBeLessThanOrEqual(Number(m[2]));
+    const crossed = /│ fifo +│ \d+ +│ \d+ +│ \d+ +│ (\d+) /.exec(cmp)![1];
+    expect(m[2]).toBe(crossed);
   });
 });

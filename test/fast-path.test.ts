@@ -1,5 +1,5 @@
 /**
- * The start-up fast path (issue 13, src/cli/fast-path.ts): on every command line it takes, it must
+ * The start-up fast path (src/cli/fast-path.ts): on every command line it takes, it must
  * parse exactly what yargs parses (same keys, same values, defaults and aliases included); anything
  * it does not model must fall back to yargs. And end to end, the built CLI answers the same bytes,
  * stderr and exit code whichever parser ran.

@@ -1,5 +1,5 @@
 /**
- * Fuzz generators for the pairing classes of issue 16: reused ids on every kind of channel (every
+ * Fuzz generators for the hard pairing classes: reused ids on every kind of channel (every
  * combination of the ChannelSpec flags the profiles declare), signature conflicts under an id
  * match, stale-open-call loads and many-scope loads; and the Assay audit's accounting identity
  * with reused ids across the three files. `npm run fuzz` runs it with FUZZ_RUNS.

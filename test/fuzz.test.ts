@@ -1,5 +1,5 @@
 /**
- * The fuzz suite (issue 7): random bytes, random JSON, hostile records and mutations of real lines
+ * The fuzz suite: random bytes, random JSON, hostile records and mutations of real lines
  * fed to analyze(). Every run: nothing throws, every physical line is counted, the ledger
  * identities hold, no profile crashed on a record, and every registered format renders.
  *
@@ -127,7 +127,7 @@ describe('fuzz: analyze() never throws and always balances its ledger', { timeou
   });
 });
 
-describe('fuzz: mixed gzip members and array-then-object files (issue 16)', { timeout: FUZZ_TEST_TIMEOUT }, () => {
+describe('fuzz: mixed gzip members and array-then-object files', { timeout: FUZZ_TEST_TIMEOUT }, () => {
   it('gzip members and plain bytes in any order: the leading members are read whole, plain bytes after them are one INPUT_ERROR', async () => {
     await fc.assert(
       fc.asyncProperty(mixedSegments, chunkSizes, async (segs, sizes) => {

@@ -1,5 +1,5 @@
 /**
- * The gate's verdict is one line on stderr whatever the report's destination (issue 15, item 1).
+ * The gate's verdict is one line on stderr whatever the report's destination.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Errors and help (issue 15, item 6): one line for every file-system error on outputs (parent
+ * Errors and help: one line for every file-system error on outputs (parent
  * folders created), "did you mean" for commands, options and values, examples and exit codes in
  * every command's --help, the --no- forms shown, nothing machine-dependent; the Assay table keeps
  * tools and reasons apart.

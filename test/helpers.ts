@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { analyze, type AnalyzeOptions } from '../src/analyze.js';
 import type { Report } from '../src/report/report.js';
 import { MADE_LIST_ENV } from './global-setup.js';
@@ -118,4 +119,39 @@ export function withoutGateLine(stderr: string): string {
     .split('\n')
     .filter((l) => !/^callpair: gate (passed|failed)\b/.test(l))
     .join('\n');
+}
+
+/** A child's stdout is read, its stderr (the gate's verdict line) kept out of the test output. */
+export const QUIET: ['ignore', 'pipe', 'pipe'] = ['ignore', 'pipe', 'pipe'];
+
+/** The bytes of fixtures/seed-trace.jsonl (8 lines). */
+export const SEED = readFileSync(fixture('seed-trace.jsonl'));
+
+/** A copy of fixtures/seed-trace.jsonl at DIR/NAME (a fresh temp directory by default). */
+export function seedCopy(dir = tmpDir(), name = 'x.jsonl'): string {
+  const p = path.join(dir, name);
+  writeFileSync(p, SEED);
+  return p;
+}
+
+/** The report's INPUT_ERROR findings. */
+export function inputErrors(r: Report) {
+  return r.findings.filter((f) => f.code === 'INPUT_ERROR');
+}
+
+/** One line on stderr, no stack trace, no raw control character. */
+export function expectOneLine(stderr: string): void {
+  expect(stderr.endsWith('\n'), stderr).toBe(true);
+  expect(stderr.slice(0, -1)).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  expect(stderr).not.toMatch(/\n\s+at /);
+}
+
+/** fixtures/custom/http-profile.json, parsed (a fresh object each call, to patch). */
+export const httpProfile = () => JSON.parse(readFileSync(fixture('custom/http-profile.json'), 'utf8')) as Record<string, unknown>;
+
+/** LEAF wrapped in DEPTH arrays. */
+export function nest(depth: number, leaf: unknown): unknown {
+  let v: unknown = leaf;
+  for (let i = 0; i < depth; i++) v = [v];
+  return v;
 }

@@ -238,7 +238,7 @@ export function chunkedStream(buf: Buffer, sizes: readonly number[]): Readable {
 }
 
 /**
- * Mixed compression (issue 16): gzip members and plain bytes in any order. `zcat` semantics: the
+ * Mixed compression: gzip members and plain bytes in any order. `zcat` semantics: the
  * leading run of gzip members is read whole; plain bytes after it are a fault (reported, never a
  * loss of what came before). A file that starts plain is plain JSONL throughout.
  */
@@ -270,7 +270,7 @@ export function buildMixed(segs: readonly MixedSegment[]): { buf: Buffer; readLi
 }
 
 /**
- * Array-then-object files (issue 16): a top-level array (one line, or pretty-printed) followed by
+ * Array-then-object files: a top-level array (one line, or pretty-printed) followed by
  * object lines, some of them broken. Whatever the shape, no more records than values, and a broken
  * object never drops the ones after it.
  */

@@ -1,5 +1,5 @@
 /**
- * Hostile strings (issue 7) through EVERY registered format (FORMATTERS is iterated, so a format
+ * Hostile strings through EVERY registered format (FORMATTERS is iterated, so a format
  * added to the registry is covered without touching this file):
  * - nothing raw reaches the reader: no ESC/CSI/OSC, C0 (except newline/tab), DEL, C1, bidi
  *   controls, line/paragraph separators, or lone surrogates in any output;

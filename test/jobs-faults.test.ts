@@ -1,5 +1,5 @@
 /**
- * Parallel reading never hangs and never crashes on what `--jobs 1` reads (issue 16 item 7): values
+ * Parallel reading never hangs and never crashes on what `--jobs 1` reads: values
  * nested too deep for a structured clone are evaluated by the main thread, and a worker that fails
  * ends the run with one line and exit 2.
  */

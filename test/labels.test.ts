@@ -1,5 +1,5 @@
 /**
- * Labels that hold (issue 15, item 4): a terminal that states no caller is labelled by its true
+ * Labels that hold: a terminal that states no caller is labelled by its true
  * partner's caller, or "(unstated)" when it has none — never by the default of another call.
  */
 import { describe, expect, it } from 'vitest';

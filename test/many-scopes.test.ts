@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 9: per-scope state is bounded. Past the scope cap (docs/design.md §8) the scopes
+ * Per-scope state is bounded. Past the scope cap (docs/design.md §8) the scopes
  * idle the longest are folded into the channel's totals with SCOPES_FOLDED, so memory stays under
  * the documented bound whatever the number of sessions. Before, 1 M sessions took 1.5 GB and 4 M
  * exhausted the heap, even with --max-scopes 10.
@@ -22,7 +22,7 @@ function sessions(n: number, troubled: string[] = []) {
   return out;
 }
 
-describe('many scopes (issue 16 item 9)', () => {
+describe('many scopes: per-scope state is bounded', () => {
   it('past the cap, idle scopes are folded: counted in scopeCount and the totals, named by SCOPES_FOLDED, ledger sound', async () => {
     const full = await analyzeLines(sessions(50, ['open-1', 'open-2']));
     const r = await analyzeLines(sessions(50, ['open-1', 'open-2']), { maxHeldScopes: 10 });

@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 13: out-of-range capture numbers (a `ts` jumping from 0 to 1e306, `input_tokens:
+ * Out-of-range capture numbers (a `ts` jumping from 0 to 1e306, `input_tokens:
  * 1e308`, a literal 1e999) are OUT_OF_RANGE findings and never reach arithmetic: no "Infinity",
  * no "NaN", no `latencyMs.max: null` beside a non-zero count, in any format of any command
  * (FORMATTERS and COMPARE_FORMATTERS are iterated). Ranges: docs/design.md §2.
@@ -23,7 +23,7 @@ const CAPTURE = [
 ];
 const BAD = /Infinity|NaN/;
 
-describe('numbers out of range (issue 16 item 13)', () => {
+describe('numbers out of range', () => {
   const file = writeCapture(CAPTURE, 'overflow.jsonl');
 
   it('are OUT_OF_RANGE findings with the number as text, and the report keeps only in-range numbers', async () => {

@@ -1,12 +1,14 @@
 /**
- * An output never overwrites a file the run reads (docs/inputs.md, "Outputs"): captures, and also a
- * custom profile file, a --baseline report and the $GITHUB_STEP_SUMMARY file --step-summary appends
- * to. `-o -` is stdout.
+ * An output never overwrites a file the run reads (docs/inputs.md, "Outputs"): captures (by path,
+ * hard link, symlink, directory of inputs, --caller, stdin redirected from it, stdout appended to
+ * it), and also a custom profile file, a --baseline report and the $GITHUB_STEP_SUMMARY file
+ * --step-summary appends to. `-o -` is stdout.
  */
-import { copyFileSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, linkSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixture, runCli, tmpDir } from './helpers.js';
+import { BIN, expectOneLine, fixture, runCli, SEED, seedCopy, tmpDir } from './helpers.js';
 
 describe('outputs that name a file the run reads are refused, exit 2, nothing written', () => {
   it('a custom profile file', async () => {
@@ -47,4 +49,46 @@ describe('outputs that name a file the run reads are refused, exit 2, nothing wr
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).schema).toBe('callpair.report.v1');
   });
+});
+
+describe('an output that is an input is refused before anything is written', () => {
+  it('pairs x.jsonl -o x.jsonl: exit 2, one line, the capture untouched', async () => {
+    const x = seedCopy();
+    const res = await runCli(['pairs', x, '-o', x]);
+    expect(res.code).toBe(2);
+    expectOneLine(res.stderr);
+    expect(res.stderr).toMatch(/same file as the input/);
+    expect(readFileSync(x)).toEqual(SEED);
+  });
+
+  it('hard links, symlinks, --report, directories of inputs, --caller and stdin all count', async () => {
+    const dir = tmpDir();
+    const x = seedCopy(dir);
+    linkSync(x, path.join(dir, 'hard.json'));
+    symlinkSync(x, path.join(dir, 'sym.json'));
+    const cases: string[][] = [
+      ['analyze', x, '-o', path.join(dir, 'hard.json')],
+      ['analyze', x, '--report', `json=${path.join(dir, 'sym.json')}`],
+      ['analyze', dir, '--report', `sarif=${x}`],
+      ['compare', x, '-o', path.join(dir, 'sym.json')],
+      ['analyze', '--profile', 'assay', '--caller', x, fixture('seed-trace.jsonl'), '-o', x],
+    ];
+    // The runs are independent: started together, checked in order.
+    const runs = cases.map((args) => ({ args, run: runCli(args) }));
+    for (const { args, run } of runs) {
+      const res = await run;
+      expect(res.code, args.join(' ')).toBe(2);
+      expectOneLine(res.stderr);
+      expect(res.stderr).toMatch(/same file as the input/);
+    }
+    // stdin redirected from the file (`compare - -o x.jsonl < x.jsonl`)
+    const code = execFileSync('/bin/sh', ['-c', `"${process.execPath}" "${BIN}" compare - -o "${x}" < "${x}" 2>/dev/null; echo $?`]).toString().trim();
+    expect(code).toBe('2');
+    // stdout appended to the input (`pairs x.jsonl >> x.jsonl` would read its own output)
+    const append = execFileSync('/bin/sh', ['-c', `"${process.execPath}" "${BIN}" pairs "${x}" >> "${x}" 2>/dev/null; echo $?`]).toString().trim();
+    expect(append).toBe('2');
+    expect(readFileSync(x)).toEqual(SEED);
+    expect(statSync(x).nlink).toBe(2);
+  });
+
 });

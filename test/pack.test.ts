@@ -2,7 +2,8 @@
  * The published package works from another project (README "Into another project"): `npm pack`,
  * install the tarball into an empty project, preferring the npm cache (`npm ci` fills it with the
  * tarballs, but not always with the registry metadata a plain install resolves against, so a fresh
- * machine may still ask the registry), and run `npx callpair analyze` there. Also: README.md stays ≤ 15 KB.
+ * machine may still ask the registry), and run `npx callpair analyze` there. Also: README.md stays ≤ 15 KB
+ * (14 500 bytes) and links its words, and the package ships docs and a licence.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -62,5 +63,22 @@ describe('runtime dependencies', () => {
 describe('README.md', () => {
   it('stays at most 15 KB', () => {
     expect(statSync(path.join(ROOT, 'README.md')).size).toBeLessThanOrEqual(15 * 1024);
+  });
+});
+
+describe('the README and the package files', () => {
+  it('the README stays well under 15 000 bytes, links its words, and the package ships docs and a licence', () => {
+    const root = ROOT;
+    const readme = readFileSync(path.join(root, 'README.md'));
+    expect(readme.length).toBeLessThanOrEqual(14_500);
+    const text = readme.toString('utf8');
+    expect(text).toContain('docs/pairing.md#words-in-the-report');
+    expect(readFileSync(path.join(root, 'docs/pairing.md'), 'utf8')).toMatch(/^## Words in the report$/m);
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { files: string[]; license: string };
+    expect(pkg.files).toEqual(expect.arrayContaining(['dist', 'docs', 'README.md', 'LICENSE']));
+    expect(readFileSync(path.join(root, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} callpair contributors/);
+    expect(pkg.license).toBe('MIT');
+    const ignore = readFileSync(path.join(root, '.gitignore'), 'utf8').split('\n');
+    expect(ignore).toEqual(expect.arrayContaining(['callpair.sarif', 'callpair.junit.xml', 'callpair.json', '*.tgz']));
   });
 });

@@ -1,12 +1,13 @@
 /**
- * Pipes and signals (issue 7): `callpair analyze big | head -1` ends quietly (no stack trace, exit
- * 0), and SIGINT stops a run promptly (exit 130) whether it waits on a slow stdin or reads a big file.
+ * Pipes and signals: `callpair analyze big | head -1` ends quietly (no stack trace, exit 0), and
+ * SIGINT stops a run promptly (exit 130) whether it waits on a slow stdin, reads a big file, or is
+ * blocked opening a FIFO nobody opens.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { amp, BIN, resetClock, ROOT, runCli, tmpDir, withoutGateLine } from './helpers.js';
+import { amp, BIN, resetClock, ROOT, runCli, seedCopy, tmpDir, withoutGateLine } from './helpers.js';
 
 /** Many unanswered calls: a large JSON report (every orphan listed). */
 function bigCapture(file: string, n: number): void {
@@ -86,5 +87,29 @@ describe('SIGINT', () => {
     expect(at - sent, seen).toBeGreaterThanOrEqual(0); // still running when the signal came
     expect(at - sent, seen).toBeLessThan(1000);
     expect(code === 130 || signal === 'SIGINT', seen).toBe(true);
+  });
+
+  it('blocked opening a FIFO nobody opens, reading from it or writing to it: exit 130 within a second', async () => {
+    const dir = tmpDir();
+    const fifo = path.join(dir, 'wait.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    const x = seedCopy(dir);
+    for (const args of [['analyze', fifo], ['pairs', x, '-o', fifo]]) {
+      const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = waitExit(child);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(child.exitCode, stderr).toBeNull();
+      const sent = Date.now();
+      child.kill('SIGINT');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      const { code, signal, at } = await exited;
+      clearTimeout(killer);
+      const seen = `${args.join(' ')}: exit ${code} signal ${signal} after ${at - sent} ms, stderr ${JSON.stringify(stderr)}`;
+      expect(code === 130 || signal === 'SIGINT', seen).toBe(true);
+      expect(at - sent, seen).toBeLessThan(1000);
+      expect(stderr.trim(), seen).toBe('callpair: interrupted');
+    }
   });
 });

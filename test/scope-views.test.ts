@@ -1,5 +1,5 @@
 /**
- * Reviewer-facing views (issue 15, item 5): the worst scopes by the one ranking (warnings before
+ * Views for the reader of a report: the worst scopes by the one ranking (warnings before
  * notes) in the table, Markdown and HTML; Markdown ordered errors → warnings → notes with notes
  * grouped by code; the HTML timeline before the findings.
  */

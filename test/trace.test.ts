@@ -1,5 +1,5 @@
 /**
- * `callpair trace ID|PATH:LINE` (issue 15, item 8; docs/trace.md).
+ * `callpair trace ID|PATH:LINE`: one call explained from its id or its line (docs/trace.md).
  */
 import { describe, expect, it } from 'vitest';
 import { trace, parseTarget } from '../src/trace/trace.js';

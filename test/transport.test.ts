@@ -1,5 +1,5 @@
 /**
- * Broken transport (issue 7): corrupt and truncated gzip, a read that fails mid-stream, a file that
+ * Broken transport: corrupt and truncated gzip, a read that fails mid-stream, a file that
  * vanishes mid-run, directories with unreadable entries, non-UTF-8 bytes, deep nesting. What was
  * read is analyzed; the failure is an INPUT_ERROR (error severity) with path and byte offset; a
  * path missing at start is exit 2.

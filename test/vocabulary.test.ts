@@ -1,5 +1,5 @@
 /**
- * One vocabulary (issue 15, item 3): analyze, compare and pairs count the same calls the same way
+ * One vocabulary: analyze, compare and pairs count the same calls the same way
  * on generated captures — or say what they leave out — and crossed counts are labelled by baseline.
  */
 import { appendFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The fast path's entry (issue 13, docs/performance.md#start-up): a plain `analyze` run, parsed
+ * The fast path's entry (docs/performance.md#start-up): a plain `analyze` run, parsed
  * without yargs (fast-path.ts). scripts/bundle.mjs bundles it on its own into dist/cli/fast.cjs,
  * one CommonJS file main.ts loads with a V8 code cache (fast-load.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The start-up fast path (issue 13, docs/performance.md#start-up): a plain run — a command whose
+ * The start-up fast path (docs/performance.md#start-up): a plain run — a command whose
  * every argument is a recognised option in a simple form, or an input — is parsed here, without
  * loading yargs, building its command tree or rendering the help text yargs caches before every
  * handler (about 2/3 of a small run's time). Anything else returns null and goes through yargs as

@@ -48,7 +48,7 @@ describe('ChannelSpec.signatureRequired', () => {
     expect(findings.map((f) => f.code)).toEqual(['ORPHAN_RESPONSE']);
   });
 
-  it('issue 16 item 2: an id joining a conflicting signature is SIGNATURE_CONFLICT and an orphan response, never a pair', () => {
+  it('an id joining a conflicting signature is SIGNATURE_CONFLICT and an orphan response, never a pair', () => {
     const { engine, findings, ev } = setup({ signatureRequired: true });
     engine.push(ev('request', 'read_file', { id: 'k1' }));
     expect(engine.push(ev('terminal', 'delete_repo', { id: 'k1' }))).toBeNull();
@@ -91,7 +91,7 @@ describe('ChannelSpec.distinctTerminals', () => {
     expect(findings.map((f) => f.code)).toEqual(['DUPLICATE_TERMINAL']);
   });
 
-  it('issue 16 item 1: with it, a terminal reusing a closed id is an orphan response (id-already-closed), never absorbed', () => {
+  it('with it, a terminal reusing a closed id is an orphan response (id-already-closed), never absorbed', () => {
     const orphans: string[] = [];
     const { engine, findings, ev } = setup({ distinctTerminals: true });
     (engine as unknown as { sink: { orphanResponse: (o: { reason: string }) => void } }).sink.orphanResponse = (o) => orphans.push(o.reason);

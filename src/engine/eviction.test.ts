@@ -1,5 +1,5 @@
 /**
- * --max-open-calls (issue 7): open requests beyond the bound are evicted oldest-first over the whole
+ * --max-open-calls: open requests beyond the bound are evicted oldest-first over the whole
  * channel, reported as orphans with reason `evicted`, never silently dropped; the shadows never hold
  * more than the open requests, so memory stays bounded by the limit.
  */

@@ -54,7 +54,7 @@ function playAgainstScan(ops: readonly Op[], probe: Sig | null): void {
   }
 }
 
-describe('SigPool (issue 16 item 8)', () => {
+describe('SigPool answers as a scan of the pool would', () => {
   it('gives the same answers on either side of the scan threshold (pools growing past 16 and shrinking back)', () => {
     const heavy = fc.oneof({ arbitrary: fc.record({ op: fc.constant('add' as const), sig: sigArb }), weight: 3 }, { arbitrary: opArb, weight: 2 });
     fc.assert(

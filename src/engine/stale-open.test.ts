@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 8: with many stale open calls, pairing stays amortised O(1) per event
+ * With many stale open calls, pairing stays amortised O(1) per event
  * (src/engine/pool.ts; docs/design.md §8). Before, the signature shadow scanned every stale call on
  * every terminal: 100 000 stale + 100 000 id-paired calls took 190 s (1.6 s without the stale ones).
  * The budgets are generous for a loaded 2-core machine; the quadratic takes minutes.
@@ -31,7 +31,7 @@ const ev = (role: CallEvent['role'], id: string | null, model: string): CallEven
   loc: { path: 'x', line: ++line },
 });
 
-describe('stale open calls (issue 16 item 8)', () => {
+describe('stale open calls: pairing stays amortised O(1) per event', () => {
   it('100 000 stale open calls + 100 000 id-paired calls pair in well under 15 s', () => {
     const { e, pairs } = engine();
     const t0 = performance.now();

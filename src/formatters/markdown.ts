@@ -195,7 +195,7 @@ export function renderMarkdown(report: Report): string {
 
 const MAX_BASELINE_ROWS = 20;
 
-/** `--baseline`: counts, the deltas a reviewer watches, and the new and fixed findings. */
+/** `--baseline`: counts, the deltas a reader watches, and the new and fixed findings. */
 export function baselineMarkdown(b: ReportBaseline, headFindings: readonly Finding[]): string[] {
   const out: string[] = ['### Since baseline', ''];
   out.push(`${b.counts.new} new, ${b.counts.fixed} fixed, ${b.counts.unchanged} unchanged finding(s)${b.complete ? '' : ' (listed findings only: a report left some out)'}${b.failOnNew ? '; the gate counts new findings only' : ''}.`, '');

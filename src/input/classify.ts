@@ -1,5 +1,5 @@
 /**
- * Classifying a JSONL line by where its profile keeps its kind (issue 13), instead of searching the
+ * Classifying a JSONL line by where its profile keeps its kind, instead of searching the
  * whole line for needles: the top-level keys are read from the start of the line, values before
  * the wanted key skipped, and the first top-level occurrence of each wanted key decides — read
  * the line (PARSE), or count it without parsing (SKIP), as the profiles would decide on the parsed

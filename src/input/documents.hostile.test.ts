@@ -1,6 +1,6 @@
 /**
  * A minified JSON document is one physical line: it is fed to the tokenizer in parts, never held
- * whole (issue 7: a 2 GB single line must not grow memory or re-scan the line on every chunk).
+ * whole (a 2 GB single line must not grow memory or re-scan the line on every chunk).
  */
 import { describe, expect, it } from 'vitest';
 import { DocumentReader } from './documents.js';

@@ -1,5 +1,5 @@
 /**
- * The document scanner against JSON.parse (issue 16 items 5 and 6): any valid top-level array or
+ * The document scanner against JSON.parse: any valid top-level array or
  * stream of pretty-printed values gives exactly its elements/values, on their lines, whatever the
  * chunk boundaries; a value over the limit is oversized and the rest still read.
  */
@@ -74,7 +74,7 @@ describe('DocumentReader scans like JSON.parse', () => {
   const indent0 = (x: unknown) => JSON.stringify(x, null, 1).replace(/^ +/gm, '');
   const record = fc.dictionary(fc.string({ maxLength: 4 }), fc.oneof(value, fc.array(fc.dictionary(fc.string({ maxLength: 3 }), value, { maxKeys: 3 }), { maxLength: 3 })), { maxKeys: 4 });
 
-  it('valid documents at indents 0, 1, 2 and none: exactly the elements, whatever nests at column 0 (fix-input item 1)', () => {
+  it('valid documents at indents 0, 1, 2 and none: exactly the elements, whatever nests at column 0', () => {
     fc.assert(
       fc.property(fc.array(record, { maxLength: 6 }), fc.constantFrom<'0' | '1' | '2' | 'none'>('0', '1', '2', 'none'), sizes, fc.boolean(), (arr, indent, sz, wrap) => {
         const doc = wrap ? { a: arr } : arr;
@@ -88,7 +88,7 @@ describe('DocumentReader scans like JSON.parse', () => {
     );
   });
 
-  it('indent=0 with nested arrays of objects: the elements, not their inner objects (fix-input item 1)', () => {
+  it('indent=0 with nested arrays of objects: the elements, not their inner objects', () => {
     const events = [
       { event: 'llm:request', request_id: 'r1', data: { messages: [{ role: 'user' }, { role: 'system' }] } },
       { event: 'llm:response', request_id: 'r1', data: { model: 'm' } },

@@ -3,7 +3,7 @@
  * identity (src/report/identity.ts: code, channel, scope, the data that names the call, the ordinal
  * among equals — never the line number, which moves when lines are added above; SARIF's
  * fingerprints hash the same identity). Plus the deltas of
- * the numbers a reviewer watches: crossed rate, orphans, ambiguity, id coverage.
+ * the numbers a reader watches: crossed rate, orphans, ambiguity, id coverage.
  */
 import type { Finding, FindingCode } from '../report/findings.js';
 import { findingIdentities } from '../report/identity.js';

@@ -1,4 +1,4 @@
-/** fix-input item 2: a shard report with 200 000 inputs merges (a spread push of them crashed). */
+/** A shard report with 200 000 inputs merges (a spread push of them crashed). */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.js';

@@ -1,8 +1,8 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.js';
 import { ledgerViolations } from '../report/report.js';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { fixture, runCli, tmpDir } from '../../test/helpers.js';
 import { at, parseCustomSpec, CustomProfileError, customChannel, customKeep } from './custom.js';
 
@@ -97,5 +97,22 @@ describe('custom profile: what the channel means', () => {
   it('keep lists every path the file names', () => {
     const spec = parseCustomSpec({ ...base, scope: 'conn', id: 'meta.rid', error: 'err.msg', signature: ['method'] });
     expect(customKeep(spec)).toEqual({ tree: { kind: true, method: true, route: true, conn: true, meta: { rid: true }, err: { msg: true } } });
+  });
+});
+
+describe('numeric statuses are defined exactly', () => {
+  it('the custom http fixture status path: a number 1e21 and a 400-digit string fail statusAtLeast 500', async () => {
+    const file = path.join(tmpDir(), 'http.jsonl');
+    const lines = [
+      { kind: 'req', conn: 'c', meta: { rid: 'a' }, at: '2025-01-01T00:00:00Z', client: 'x', method: 'GET', route: '/' },
+      `{"kind":"resp","conn":"c","meta":{"rid":"a"},"at":"2025-01-01T00:00:01Z","status":1e21}`,
+      { kind: 'req', conn: 'c', meta: { rid: 'b' }, at: '2025-01-01T00:00:00Z', client: 'x', method: 'GET', route: '/' },
+      { kind: 'resp', conn: 'c', meta: { rid: 'b' }, at: '2025-01-01T00:00:01Z', status: '9'.repeat(400) },
+      { kind: 'req', conn: 'c', meta: { rid: 'c' }, at: '2025-01-01T00:00:00Z', client: 'x', method: 'GET', route: '/' },
+      { kind: 'resp', conn: 'c', meta: { rid: 'c' }, at: '2025-01-01T00:00:01Z', status: '499.9999999999999999999' },
+    ];
+    writeFileSync(file, lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n');
+    const r = await analyze({ inputs: [file], profile: fixture('custom/http-profile.json') });
+    expect(r.channels[0]!.failed).toBe(2);
   });
 });

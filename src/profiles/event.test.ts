@@ -55,3 +55,10 @@ describe('makeEvent', () => {
     expect(bad.findings).toMatchObject([{ code: 'INVALID_ID', channel: 'p' }]);
   });
 });
+
+describe('protocol ids are shown by their label everywhere', () => {
+  it('"" is no id under both id kinds', () => {
+    expect(checkId('protocol', 'id', '').kind).toBe('none');
+    expect(checkId('correlation', 'id', '').kind).toBe('none');
+  });
+});

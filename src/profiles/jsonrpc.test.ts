@@ -1,9 +1,13 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.js';
 import { ledgerViolations } from '../report/report.js';
 import { isFailed } from '../model.js';
 import { JSONRPC_CHANNEL } from './jsonrpc.js';
-import { analyzeLines, fixture } from '../../test/helpers.js';
+import { analyzeLines, fixture, tmpDir } from '../../test/helpers.js';
+import { pairs } from '../compare/pairs.js';
+import { PAIRS_FORMATTERS } from '../formatters/index.js';
 
 const rq = (id: unknown, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
 const ok = (id: unknown, result: unknown = {}) => ({ jsonrpc: '2.0', id, result });
@@ -95,5 +99,58 @@ describe('jsonrpc profile', () => {
     const r = await analyzeLines(['{"jsonrpc": "2.0", "id": 1, "method": "a"}', '{"jsonrpc":"2.0","id":1,"result":null}']);
     expect(r.inputs[0]!.profile).toBe('jsonrpc');
     expect(r.channels.find((c) => c.channel === 'jsonrpc')!.pairs.total).toBe(1);
+  });
+});
+
+describe('protocol ids that are numbers must be safe integers', () => {
+  it('9007199254740993 and 9007199254740992 (equal after JSON.parse) never pair as an id pair', async () => {
+    const file = path.join(tmpDir(), 'big.jsonl');
+    writeFileSync(
+      file,
+      [
+        '{"jsonrpc":"2.0","id":9007199254740993,"method":"a"}',
+        '{"jsonrpc":"2.0","id":9007199254740992,"result":{}}',
+        '{"jsonrpc":"2.0","id":1.5,"method":"b"}',
+        '{"jsonrpc":"2.0","id":-0,"method":"c"}',
+        '{"jsonrpc":"2.0","id":9007199254740991,"method":"d"}',
+        '{"jsonrpc":"2.0","id":9007199254740991,"result":{}}',
+      ].join('\n') + '\n',
+    );
+    const pairs: Array<{ method: string }> = [];
+    const r = await analyze({ inputs: [file], profile: 'jsonrpc', onPair: (p) => pairs.push(p) });
+    const invalid = r.findings.filter((f) => f.code === 'INVALID_ID');
+    expect(invalid.map((f) => (f.data as { reason: string }).reason)).toEqual(['not-a-safe-integer', 'not-a-safe-integer', 'not-a-safe-integer', 'not-a-safe-integer']);
+    expect(invalid[0]!.message).toMatch(/not a safe integer/);
+    expect(pairs.filter((p) => p.method === 'id')).toHaveLength(1);
+  });
+});
+
+describe('protocol ids are shown by their label everywhere', () => {
+  it('pairs lines and findings show 9 and "other", never null or internal keys', async () => {
+    const file = path.join(tmpDir(), 'ids.jsonl');
+    writeFileSync(
+      file,
+      [
+        '{"jsonrpc":"2.0","id":9,"method":"a"}',
+        '{"jsonrpc":"2.0","id":9,"result":{}}',
+        '{"jsonrpc":"2.0","id":"other","method":"b"}',
+        '{"jsonrpc":"2.0","id":"other","method":"b"}',
+        '{"jsonrpc":"2.0","id":"nobody","result":{}}',
+        '{"jsonrpc":"2.0","id":"","method":"c"}',
+      ].join('\n') + '\n',
+    );
+    // The lines `callpair pairs FILE --profile jsonrpc` writes, made in-process.
+    const text: string[] = [];
+    await pairs({ inputs: [file], profile: 'jsonrpc', onLine: (l) => text.push(PAIRS_FORMATTERS.ndjson.line(l)) });
+    const lines = text.join('').trim().split('\n').map((l) => JSON.parse(l) as { type: string; id: string | null; method?: string });
+    expect(lines.find((l) => l.type === 'call' && l.method === 'id')!.id).toBe('9');
+    const ids = lines.map((l) => l.id);
+    expect(ids).toContain('"other"');
+    const rep = await analyze({ inputs: [file], profile: 'jsonrpc' });
+    const shown = rep.findings.map((f) => (f.data as { id?: unknown }).id).filter((x) => x !== undefined);
+    expect(shown).toContain('"other"');
+    expect(shown).toContain('"nobody"');
+    for (const id of [...ids, ...shown]) expect(String(id)).not.toMatch(/^[nsh]:/);
+    expect(rep.findings.filter((f) => f.code === 'INVALID_ID').map((f) => (f.data as { reason: string }).reason)).toEqual(['empty']);
   });
 });

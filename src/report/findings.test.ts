@@ -1,5 +1,9 @@
-/** fix-input item 2: listing findings does not spread them into a call (150 000 orphans crashed). */
+/** Findings: the constructor clips every string of its data; listing them never spreads them into a call (150 000 orphans crashed). */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { analyze } from '../analyze.js';
+import { fixture, tmpDir } from '../../test/helpers.js';
 import { FindingCollector, finding } from './findings.js';
 
 describe('FindingCollector.list', () => {
@@ -11,5 +15,35 @@ describe('FindingCollector.list', () => {
     const list = c.list();
     expect(list).toHaveLength(200_000);
     expect(list[199_999]!.locations[0]!.line).toBe(200_000);
+  });
+});
+
+describe('the finding constructor clips every string of its data', () => {
+  it('a 6 000-char deny reason reaches DENIED_BUT_DELIVERED clipped, in data and message', async () => {
+    const A = fixture('assay');
+    const dec = readFileSync(path.join(A, 'run-ids.decisions.ndjson'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => {
+        const o = JSON.parse(l) as Record<string, unknown>;
+        if (o.decision === 'deny') o.reason = 'R'.repeat(6000);
+        return JSON.stringify(o);
+      });
+    const file = path.join(tmpDir(), 'dec.ndjson');
+    writeFileSync(file, dec.join('\n') + '\n');
+    const r = await analyze({ inputs: [file], caller: [path.join(A, 'run-ids.caller.jsonl')], upstream: [path.join(A, 'run-ids.upstream.jsonl')] });
+    const denied = r.findings.filter((f) => f.code === 'DENIED_BUT_DELIVERED');
+    expect(denied.length).toBeGreaterThan(0);
+    for (const f of denied) {
+      const reason = (f.data as { reason?: string }).reason!;
+      expect(reason).toMatch(/^R{1024}…\[\+4976 chars, sha256 [0-9a-f]{12}\]$/);
+      expect(f.message.length).toBeLessThan(1300);
+    }
+  });
+
+  it('strings nested in arrays and objects are clipped too, and the scope', () => {
+    const f = finding('INCONSISTENT_RECORD', { scope: 's'.repeat(5000), locations: [] }, { problems: ['p'.repeat(5000)] });
+    expect(f.data.problems[0]!.length).toBeLessThan(1100);
+    expect(f.scope!.length).toBeLessThan(1100);
   });
 });

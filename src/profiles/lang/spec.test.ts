@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fixture } from '../../../test/helpers.js';
+import { fixture, httpProfile, nest } from '../../../test/helpers.js';
+import { failureText } from '../../formatters/failure.js';
 import { classify, recordsOf, type ReadRecord } from './classify.js';
 import { deriveNeedles, lineHasNeedle } from './needles.js';
 import { parseProfileSpec, ProfileSpecError, specMarkers } from './spec.js';
@@ -134,5 +135,46 @@ describe('profile language', () => {
     const spec = parseProfileSpec({ role: { path: 'kind', request: ['req'], terminal: ['resp', 'error'], interim: ['retry'] }, id: 'meta.rid' });
     expect((classify(spec, { kind: 'error', meta: { rid: 'r1' } }, 'x') as ReadRecord).role).toBe('terminal');
     expect(specMarkers(spec)).toEqual(['req', 'resp', 'error', 'retry']);
+  });
+});
+
+describe('recursive profile constructs are bounded', () => {
+  it('role conditions nested deep are one line naming the field', () => {
+    let when: unknown = { has: 'x' };
+    for (let i = 0; i < 4000; i++) when = { any: [when] };
+    expect(() => parseProfileSpec({ roles: [{ role: 'request', when }, { role: 'terminal', when: { has: 'y' } }] })).toThrow(/^profile: roles\[0\]\.when(\.any\[0\])+: expected conditions nested at most/);
+  });
+
+  it('nested failed arrays are flattened: the declared meaning stays small', () => {
+    const spec = parseProfileSpec({ ...httpProfile(), failed: nest(5, [{ error: true }, { statusAtLeast: 500 }]) });
+    expect(spec.failure).toEqual({ kind: 'any', rules: [{ kind: 'error-present' }, { kind: 'status-at-least', min: 500 }] });
+  });
+
+  it('a statusNot list of 3 000 statuses is refused; the failure text is bounded like a cell', () => {
+    expect(() => parseProfileSpec({ ...httpProfile(), failed: { statusNot: Array(3000).fill('ok') } })).toThrow(/^profile: failed\.statusNot: expected at most 64 statuses/);
+    const text = failureText({ kind: 'any', rules: Array(16).fill({ kind: 'status-not-in', statuses: Array(64).fill('x'.repeat(200)) }) });
+    expect(text.length).toBeLessThanOrEqual(230);
+  });
+});
+
+describe('profile-declared names are validated', () => {
+  it.each([
+    ['a 6 000-char channel', { channel: 'c'.repeat(6000) }, /^profile: channel: expected 1–64 letters/],
+    ['a channel with a control char', { channel: 'a\u001bb' }, /^profile: channel: expected 1–64 letters/],
+    ['a numeric channel', { channel: 5 }, /^profile: channel: expected 1–64 letters.*got 5$/],
+    ['an empty channel', { channel: '' }, /^profile: channel: expected 1–64 letters/],
+    ['a bidi name', { name: 'x\u202ey' }, /^profile: name: expected 1–64 letters/],
+    ['a 5 000-char signature field', { signature: ['k'.repeat(5000)] }, /^profile: signature\[0\]: expected a path of at most 64 printable characters/],
+    ['a signature field with a C1 control', { signature: [['a\u009bb']] }, /^profile: signature\[0\]: expected a path of at most 64 printable/],
+    ['a duplicate signature field', { signature: ['route', 'route'] }, /^profile: signature: expected distinct paths/],
+    ['a long rowLabel', { rowLabel: 'r'.repeat(500) }, /^profile: rowLabel: expected 1–40/],
+    ['a control char in groupLabels', { groupLabels: ['a\u0007'] }, /^profile: groupLabels\[0\]: expected 1–40/],
+  ])('%s is refused', (_name, patch, re) => {
+    expect(() => parseProfileSpec({ ...httpProfile(), ...patch })).toThrow(re);
+  });
+
+  it('a channel left out is "calls"', () => {
+    const { channel: _c, ...rest } = httpProfile();
+    expect(parseProfileSpec(rest).channel).toBe('calls');
   });
 });

@@ -128,6 +128,6 @@ describe('layering', () => {
   });
 
   it('the scan sees engine imports where they exist', () => {
-    expect(importsOf(join(root, 'src/analyze.ts'))).toContain('src/engine/engine.js');
+    expect(importsOf(join(root, 'src/pass/engine.ts'))).toContain('src/engine/engine.js');
   });
 });

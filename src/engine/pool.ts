@@ -22,7 +22,7 @@
  * (src/profiles/lang/spec.ts, docs/profiles.md).
  */
 
-import { sigMatch } from './cascade.js';
+import { sigMatch } from './signature.js';
 
 type Sig = readonly (string | null)[] | null;
 

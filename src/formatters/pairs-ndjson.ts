@@ -1,5 +1,5 @@
 /** `callpair pairs`: every call and every orphan as one NDJSON line, written while the pass runs. */
-import type { PairsLine } from '../compare/pairs.js';
+import type { PairsLine } from '../compare/pairs-line.js';
 import { safeJson } from './json.js';
 import type { PairsFormatter } from './types.js';
 

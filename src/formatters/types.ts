@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { Report } from '../report/report.js';
 import type { CompareReport } from '../compare/compare.js';
-import type { PairsLine } from '../compare/pairs.js';
+import type { PairsLine } from '../compare/pairs-line.js';
 import type { TraceReport } from '../trace/trace.js';
 
 export interface FormatContext {

@@ -10,35 +10,10 @@ import { findingIdentities } from '../report/identity.js';
 import { ALL_CODES } from '../report/findings.js';
 import type { Report } from '../report/report.js';
 import { evaluateGate, type GateOptions } from '../report/gate.js';
+import type { BaselineReport, BaselineState, Delta } from './baseline-types.js';
 
-export type BaselineState = 'new' | 'unchanged';
+export type { BaselineReport, BaselineState, Delta, ReportBaseline } from './baseline-types.js';
 
-export interface Delta {
-  base: number | null;
-  head: number | null;
-  /** head − base (rates to 1e-6), null when either side is unknown. */
-  delta: number | null;
-}
-
-export interface BaselineReport {
-  /** Counts of the listed findings (see `complete`). */
-  counts: { new: number; fixed: number; unchanged: number };
-  /** Aligned with the head report's `findings`. */
-  states: BaselineState[];
-  /** Base findings no head finding matches. */
-  fixed: Finding[];
-  /** New findings per code (what `--fail-on-new` gates on). */
-  newCounts: Partial<Record<FindingCode, number>>;
-  /** False when either report left findings out (--max-findings): only listed findings are matched. */
-  complete: boolean;
-  deltas: {
-    crossedRate: Delta;
-    orphanRequests: Delta;
-    orphanResponses: Delta;
-    ambiguous: Delta;
-    idCoverage: Delta;
-  };
-}
 
 export function compareReports(base: Report, head: Report): BaselineReport {
   // The n-th base finding of a key matches the n-th head finding of the same key (src/report/identity.ts).
@@ -91,11 +66,6 @@ function idCoverage(r: Report): number | null {
     ? r.mergeData.channels.reduce((n, c) => n + c.requestsWithId, 0)
     : r.channels.reduce((n, c) => n + Math.round((c.idCoverage.requests ?? 0) * c.requests), 0);
   return Math.round((withId / req) * 1e6) / 1e6;
-}
-
-/** `report.baseline`: the comparison with a base report, and whether the gate counted new findings only. */
-export interface ReportBaseline extends BaselineReport {
-  failOnNew: boolean;
 }
 
 /**

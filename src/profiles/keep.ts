@@ -7,11 +7,13 @@
  * whole, and a value whose tree node is not an object is kept whole. `record(applyKeep(s, v))` must
  * behave exactly as `record(v)`. Key order follows the original value.
  */
-import type { Profile } from './types.js';
 import { append } from '../arrays.js';
 
 /** Keys read of an object: `true` keeps the value whole; a subtree prunes a nested object. */
 export type KeepTree = { readonly [key: string]: true | KeepTree };
+
+/** What these functions read of a Profile (src/profiles/types.ts), named here so that this module imports no profile type. */
+type KeepHolder = { readonly name: string; readonly keep?: KeepSpec };
 
 export interface KeepSpec {
   tree: KeepTree;
@@ -78,7 +80,7 @@ export function unionKeep(specs: readonly KeepSpec[]): KeepSpec {
 }
 
 /** One spec for a set of profiles; null (keep everything) unless every profile declares `keep`. */
-export function combinedKeep(profiles: readonly Profile[]): KeepSpec | null {
+export function combinedKeep(profiles: readonly KeepHolder[]): KeepSpec | null {
   if (profiles.length === 0 || profiles.some((p) => p.keep === undefined)) return null;
   return unionKeep(profiles.map((p) => p.keep!));
 }
@@ -115,7 +117,7 @@ export function keepFunction(spec: KeepSpec | null): KeepFunction | null {
 }
 
 /** Each profile's own `keep` spec, by profile name (the reader prunes a line a classify rule gave to one profile). */
-export function profileKeeps(profiles: readonly Profile[]): Record<string, KeepSpec> {
+export function profileKeeps(profiles: readonly KeepHolder[]): Record<string, KeepSpec> {
   const m: Record<string, KeepSpec> = {};
   for (const p of profiles) if (p.keep) m[p.name] = p.keep;
   return m;

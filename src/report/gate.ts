@@ -5,7 +5,7 @@
  */
 import type { FindingCode, Severity } from './findings.js';
 import { ALL_CODES, FINDING_CODES, isFindingCode } from './findings.js';
-import type { ChannelReport } from './report.js';
+import type { ChannelReport } from './parts.js';
 
 /** The gate's own checks, by their stable names (the report's `gate.checks[].name`). */
 export const GATE_CHECKS = ['error-findings', 'max-crossed-rate', 'max-orphan-requests', 'max-ambiguous', 'min-id-coverage'] as const;

@@ -8,29 +8,13 @@ import type { ChannelSnapshot, CountersSnapshot, LatencySketch, LatencyStats } f
 import type { Finding, FindingCode } from './findings.js';
 import { counterTrouble, worstFirst } from './worst-scopes.js';
 import type { Gate } from './gate.js';
-import type { TimelineReport } from './timeline.js';
-import type { ReportBaseline } from '../merge/diff.js';
+import type { TimelineReport } from './timeline/types.js';
+import type { ReportBaseline } from '../merge/baseline-types.js';
+import type { ChannelReport, CounterReport, InputLedgerReport, LatencyGroupReport, ScopeReport } from './parts.js';
+
+export type { ChannelReport, CounterReport, InputLedgerReport, LatencyGroupReport, ScopeReport } from './parts.js';
 
 export const REPORT_SCHEMA = 'callpair.report.v1';
-
-export interface InputLedgerReport {
-  path: string;
-  format: 'jsonl' | 'json';
-  gzip: boolean;
-  profile: string;
-  lines: number;
-  records: number;
-  blank: number;
-  malformed: number;
-  oversized: number;
-  ignored: number;
-  duplicates: number;
-  /** Records mapped to events. */
-  used: number;
-  bytes: number;
-  /** A read that failed part-way (what was read is kept). */
-  error: { message: string; byteOffset: number } | null;
-}
 
 /** The report's `totals`: every input's ledger summed (one run, or the shards `callpair merge` combines). */
 export function inputTotals(inputs: readonly InputLedgerReport[]): Report['totals'] {
@@ -45,57 +29,6 @@ export function inputTotals(inputs: readonly InputLedgerReport[]): Report['total
     t.duplicates += i.duplicates;
   }
   return t;
-}
-
-export interface CounterReport {
-  requests: number;
-  terminals: number;
-  interims: number;
-  unattributedInterims: number;
-  redundant: number;
-  pairs: {
-    total: number;
-    /** `record`: pairs of whole-call records (present only when there are some). */
-    byMethod: { id: number; signature: number; fifo: number; record?: number };
-    byConfidence: { exact: number; unambiguous: number; ambiguous: number };
-  };
-  orphanRequests: number;
-  evictedRequests: number;
-  orphanResponses: number;
-  duplicateTerminals: number;
-  duplicateIds: number;
-  crossed: { comparable: number; fifo: number; signature: number; fifoRate: number | null; signatureRate: number | null };
-  idCoverage: { requests: number | null; terminals: number | null };
-  maxInFlight: number;
-  negativeLatencies: number;
-  latencyMs: LatencyStats | null;
-}
-
-export interface ScopeReport extends CounterReport {
-  scope: string;
-}
-
-export interface LatencyGroupReport extends LatencyStats {
-  /** provider (llm) or tool name (assay). */
-  group: string | null;
-  /** model (llm), null otherwise. */
-  subgroup: string | null;
-}
-
-export interface ChannelReport extends CounterReport {
-  channel: string;
-  ordered: boolean;
-  /** What the channel's rows, groups and failed outcomes are (its declaration; formatters read only this). */
-  meaning: ChannelMeaning;
-  /** Pairs whose terminal is a failed outcome under `meaning.failure` (the one count every format shows). */
-  failed: number;
-  scopeCount: number;
-  /** Scopes left out of `scopes` by `--max-scopes` or folded (absent when every scope is listed). */
-  scopesOmitted?: number;
-  /** Scopes folded into the channel's counters past the scope cap (docs/design.md §8); absent: none. A folded scope seen again counts again. */
-  scopesFolded?: number;
-  latencyByGroup: LatencyGroupReport[];
-  scopes: ScopeReport[];
 }
 
 /**

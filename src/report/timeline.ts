@@ -10,7 +10,8 @@
 import type { CallEvent, Confidence, Loc, Method, OrphanRequestRecord, OrphanResponseRecord, PairRecord } from '../model.js';
 import { shownId } from '../model.js';
 import type { ChannelSnapshot } from '../model/snapshot.js';
-import type { ChannelReport, CounterReport } from './report.js';
+import type { ChannelReport, CounterReport } from './parts.js';
+import type { LatencyDistribution, TimelineCall, TimelineReport, TimelineScope } from './timeline/types.js';
 import { ScopeAdmission } from './timeline/admission.js';
 import { latencyCharts } from './timeline/buckets.js';
 import { locKey, type Held } from './timeline/held.js';
@@ -19,6 +20,7 @@ import { counterTrouble, worstFirst } from './worst-scopes.js';
 
 export { coarsen } from './timeline/buckets.js';
 export { OTHER_CALLERS_LANE } from './timeline/layout.js';
+export type { LatencyDistribution, TimelineCall, TimelinePoint, TimelineReport, TimelineScope } from './timeline/types.js';
 
 export interface TimelineOptions {
   /** Scopes drawn, worst first (default 20). */
@@ -35,80 +37,6 @@ export interface TimelineOptions {
 
 export const DEFAULT_TIMELINE_SCOPES = 20;
 export const DEFAULT_TIMELINE_CALLS = 200;
-
-export interface TimelinePoint {
-  loc: Loc;
-  /** ms since the scope's axis start (axis `time`) or the rank in input order (axis `input-order`). */
-  t: number;
-}
-
-export interface TimelineCall {
-  kind: 'pair' | 'orphan-request' | 'orphan-response';
-  /** Index into the scope's `lanes`. */
-  lane: number;
-  caller: string;
-  method: Method | null;
-  confidence: Confidence | null;
-  /** Terminal status as the capture states it (`ok`, `error`, `cancelled`, …), null when unknown. */
-  status: string | null;
-  error: boolean;
-  timeout: boolean;
-  /** Capture-supplied error text (cut to 200 characters), null when none. */
-  errorText: string | null;
-  /** A valid correlation id, never an invalid one. */
-  id: string | null;
-  provider: string | null;
-  model: string | null;
-  tool: string | null;
-  request: TimelinePoint | null;
-  terminal: TimelinePoint | null;
-  /** Where the bar ends: the terminal, or the end of the scope for an orphan request. */
-  end: number;
-  latencyMs: number | null;
-  /** For a pair FIFO crossed: index into `calls` of the request plain FIFO would have given this terminal (null: not kept, or FIFO had nothing open). */
-  fifoPartner: number | null;
-  crossed: boolean;
-  /** Orphan request: why it was never closed. Orphan response: why nothing took it. */
-  reason: string | null;
-}
-
-export interface TimelineScope {
-  channel: string;
-  scope: string;
-  axis: 'time' | 'input-order';
-  /** Epoch ms of t = 0 (axis `time`), null otherwise. */
-  start: number | null;
-  /** Length of the axis (ms, or input-order ranks). */
-  span: number;
-  lanes: string[];
-  /** The scope's counters from the report (what made it rank where it does). */
-  counts: { pairs: number; orphanRequests: number; orphanResponses: number; crossedFifo: number; ambiguous: number; maxInFlight: number };
-  calls: TimelineCall[];
-  /** Calls of this scope not drawn, and why. */
-  omittedCalls: { count: number; reason: string } | null;
-  /** Crossed pairs whose FIFO partner request is not among the kept calls. */
-  unlinkedCrossed: number;
-  /** The scope's calls were kept only from part-way through the pass (it was let go once to bound memory). */
-  partial: boolean;
-}
-
-export interface LatencyDistribution {
-  channel: string;
-  group: string | null;
-  subgroup: string | null;
-  /** [lower bound ms, count], ascending; bins a quarter of a power of two wide (zero has its own bin). */
-  buckets: Array<[number, number]>;
-}
-
-export interface TimelineReport {
-  maxScopes: number;
-  maxCallsPerScope: number;
-  scopesTotal: number;
-  scopes: TimelineScope[];
-  /** Scopes not drawn, by reason. */
-  omittedScopes: Array<{ count: number; reason: 'past-limit' | 'not-kept' | 'no-calls'; withProblems: number }>;
-  latency: LatencyDistribution[];
-}
 
 export class TimelineCollector {
   private readonly admission: ScopeAdmission;

@@ -5,7 +5,7 @@
  * `worstFirst`. A scope's trouble is a tuple compared left to right, larger is worse; ties go by
  * name, in byte order, so the order never depends on input order.
  */
-import type { CounterReport, ScopeReport } from './report.js';
+import type { CounterReport, ScopeReport } from './parts.js';
 
 /** Trouble, most significant first: each element compared only when the ones before it tie. */
 export type Trouble = readonly number[];

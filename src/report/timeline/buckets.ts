@@ -4,7 +4,7 @@
  */
 import type { ChannelSnapshot } from '../../model/snapshot.js';
 import { round3 } from '../../stats/histogram.js';
-import type { LatencyDistribution } from '../timeline.js';
+import type { LatencyDistribution } from './types.js';
 
 /** The `maxGroups` largest latency groups of each channel (ties by name), coarsened for a small chart. */
 export function latencyCharts(states: Iterable<ChannelSnapshot>, maxGroups: number): LatencyDistribution[] {

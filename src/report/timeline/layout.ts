@@ -5,8 +5,8 @@
  */
 import { isFailed, type ChannelMeaning, type Loc } from '../../model.js';
 import { round3 } from '../../stats/histogram.js';
-import type { CounterReport } from '../report.js';
-import type { TimelineCall, TimelineScope } from '../timeline.js';
+import type { CounterReport } from '../parts.js';
+import type { TimelineCall, TimelineScope } from './types.js';
 import { locKey, type Held, type RawCall, type RawPoint } from './held.js';
 import { minOf } from '../../arrays.js';
 

@@ -79,7 +79,7 @@ export interface CallEvent {
 }
 
 /**
- * When a terminal is a failed outcome, as data (docs/design.md, the channel declaration). Statuses
+ * When a terminal is a failed outcome, as data (docs/design.md §3). Statuses
  * are compared as the capture states them; `status-at-least` reads a numeric status (`500`, `"503"`).
  */
 export type FailureRule =

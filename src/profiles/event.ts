@@ -29,7 +29,7 @@ export type IdResult = { kind: 'none' } | { kind: 'valid'; key: IdKey; label?: s
  * Protocol ids: a string of 1–128 characters or a number that is a safe integer; the key keeps the
  * type (`9` ≠ `"9"`). A number beyond ±(2^53 − 1), a fraction or `-0` is INVALID_ID
  * (`not-a-safe-integer`): JSON parsing makes 9007199254740993 equal to 9007199254740992 and `-0`
- * equal to `0`, so such ids cannot be told apart and would pair as exact (docs/profiles.md, "Ids").
+ * equal to `0`, so such ids cannot be told apart and would pair as exact (docs/profiles.md, "jsonrpc").
  */
 function checkProtocolId(field: string, v: unknown): IdResult {
   // One rule for both id kinds: absent, null and "" are no id (docs/pairing.md, "How ids are shown").

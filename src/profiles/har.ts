@@ -120,7 +120,7 @@ export function harProfile(): Profile {
           const entries = asObject(o?.log)?.entries;
           if (!Array.isArray(entries)) return 'unclaimed';
           // Each entry at the line where it starts inside the document, with its JSON pointer
-          // (docs/profiles.md, "Records inside a document"), as a custom `records` path gives.
+          // (docs/profiles.md, "Records inside a value, located"), as a custom `records` path gives.
           const lines = doc ? recordLines(doc, ENTRY_STEPS) : null;
           let used = false;
           for (let k = 0; k < entries.length; k++) {

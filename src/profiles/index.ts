@@ -41,7 +41,7 @@ function resolveOne(name: string, options: Record<string, unknown>): Profile[] {
   if (name === 'auto') return [...PROFILES.values()].map((f) => f(options));
   const f = PROFILES.get(name);
   if (!f) {
-    // A path to a custom profile file (docs/design.md, custom profiles).
+    // A path to a custom profile file (docs/design.md §3.3).
     if (/\.json$/i.test(name) || name.includes('/')) {
       try {
         return [customProfile(loadCustomSpec(name))];

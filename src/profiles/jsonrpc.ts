@@ -205,7 +205,7 @@ export function jsonrpcProfile(): Profile {
     }
     const id = key === null ? null : derivedKey(known && requestSide !== null ? `${requestSide}/${key}` : key);
     const role: Role = hasMethod ? 'request' : 'terminal';
-    // A response that states no side has no caller of its own (docs/design.md: never another call's default).
+    // A response that states no side has no caller of its own (docs/design.md §3.1: never another call's default).
     const caller = known && requestSide !== null ? requestSide : role === 'request' ? 'main' : null;
     const attrs: CallAttrs = {};
     let sig: (string | null)[];

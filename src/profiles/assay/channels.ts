@@ -1,5 +1,5 @@
 /**
- * The two assay channels and what they mean (docs/design.md, the channel declaration): rows are
+ * The two assay channels and what they mean (docs/design.md §3): rows are
  * tools, and a decision other than `allow` (a `deny`) is a failed outcome. Also what the profile
  * reads of a record (`keep`), as plain data.
  */

@@ -151,7 +151,7 @@ function decisionRecord(run: AssayRun, ctx: ProfileContext): (top: Record<string
       if (corrId === null) denyWithoutId(run, loc, decisionPair);
       if (keys.length === 0) run.denyUnchecked++;
       // Remembered until the end of input (a denied call can arrive any time): a key past the
-      // window is refused, and the audit is unverified (docs/design.md, "Bounds").
+      // window is refused, and the audit is unverified (docs/design.md §8).
       if (run.deliveryEval) {
         for (const k of keys) if (!rememberBounded(run.denyKeys, k, entry, run.window)) run.unverify('window', loc, { window: 'deny-keys', bound: run.window });
         // An arrival no id identifies may be this call (delivery.ts): remembered by its tool.

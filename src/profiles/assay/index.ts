@@ -1,5 +1,5 @@
 /**
- * Assay policy decisions and the JSON-RPC calls around them (docs/design.md, the assay profile).
+ * Assay policy decisions and the JSON-RPC calls around them (docs/design.md §3.2).
  *
  * Three streams, one per file, known by their Source role:
  * - `capture`: the decision NDJSON (`assay.enforcement_decision.*` records, detected by `schema`);

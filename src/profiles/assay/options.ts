@@ -10,7 +10,7 @@ export const RUN_SCOPE = 'run';
  * The bound of each assay window (deny-record keys, deny records without a key, suspects, seen
  * correlation ids, caller JSON-RPC ids): by default the run's --max-open-calls (analyze() passes
  * it), else this. A window never forgets; past its bound the audit is DELIVERY_UNVERIFIED
- * (docs/design.md, "Bounds").
+ * (docs/design.md §8).
  */
 export const DEFAULT_WINDOW = 100_000;
 /** Locations a DELIVERY_UNVERIFIED finding lists (its `count` has them all). */

@@ -1,7 +1,7 @@
 /**
  * Bounded counting and remembering (capture-supplied keys never grow memory without bound). Every
  * bound here refuses rather than forgets: what was remembered stays until the end of the run, and
- * a refusal is reported (docs/design.md, "Bounds"; the delivery audit fails closed on it). Nothing
+ * a refusal is reported (docs/design.md §8; the delivery audit fails closed on it). Nothing
  * is used as a queue: each operation is O(1) amortised.
  */
 

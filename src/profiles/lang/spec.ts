@@ -237,7 +237,7 @@ function optPath(o: Record<string, unknown>, key: string): Path | null {
 }
 
 /**
- * The shape of a profile's `name` and `channel` (docs/profiles.md, "Names"): they reach every
+ * The shape of a profile's `name` and `channel` (docs/profiles.md, "Fields"): they reach every
  * report, stderr line and finding, so they are short and plain: 1–64 letters, digits, `_ . -`,
  * starting with a letter or digit.
  */

@@ -161,3 +161,24 @@ describe('Markdown of every command breaks autolinks', () => {
     }
   });
 });
+
+describe('a document read element by element repeats a key of its split path', () => {
+  it('a HAR over --max-line-bytes with "entries" twice in log: DUPLICATE_KEY (error, document split) at the second key, exit 1; once: read, exit 0', async () => {
+    const dir = tmpDir();
+    const entry = (url: string) => ({ startedDateTime: '2024-01-01T00:00:00.000Z', time: 5, request: { method: 'GET', url }, response: { status: 200 } });
+    const pad = JSON.stringify('p'.repeat(4096));
+    const twice = path.join(dir, 'twice.har');
+    writeFileSync(twice, `{"log": {"version": "1.2",\n"entries": ${JSON.stringify([entry('https://a.test/1')])},\n"entries": ${JSON.stringify([entry('https://a.test/2')])},\n"pad": ${pad}}}\n`);
+    const r = await runCli(['analyze', '--profile', 'har', '--max-line-bytes', '2048', '-f', 'json', twice]);
+    expect(r.code).toBe(1);
+    const rep = JSON.parse(r.stdout) as { findings: Array<{ code: string; severity: string; data: Record<string, unknown>; message: string; locations: Array<{ line: number }> }> };
+    const dup = rep.findings.filter((f) => f.code === 'DUPLICATE_KEY');
+    expect(dup.map((f) => [f.severity, f.data, f.locations[0]!.line])).toEqual([['error', { key: 'log.entries', document: 'split' }, 3]]);
+    expect(dup[0]!.message).toContain('could not be read exactly');
+    const once = path.join(dir, 'once.har');
+    writeFileSync(once, `{"log": {"version": "1.2",\n"entries": ${JSON.stringify([entry('https://a.test/1'), entry('https://a.test/2')])},\n"pad": ${pad}}}\n`);
+    const ok = await runCli(['analyze', '--profile', 'har', '--max-line-bytes', '2048', '-f', 'json', once]);
+    expect(ok.code).toBe(0);
+    expect((JSON.parse(ok.stdout) as { records: { har: { entries: number } } }).records.har.entries).toBe(2);
+  });
+});

@@ -80,6 +80,23 @@ describe('nothing matched never passes quietly', () => {
     expect((await runCli(['analyze', '--profile', 'jsonrpc', '--allow-empty', file])).code).toBe(0);
   });
 
+  it('a custom log of event records only (they expect no outcome): NO_CALL_EVENTS, exit 1; 0 with --allow-empty', async () => {
+    const dir = tmpDir();
+    const log = path.join(dir, 'events.jsonl');
+    writeFileSync(log, '{"jsonrpc":"2.0","method":"notifications/initialized"}\n{"jsonrpc":"2.0","method":"notifications/progress"}\n');
+    const r = await runCli(['analyze', '--format', 'json', '--profile', fixture('custom/lang/notifications.json'), log]);
+    expect(r.code).toBe(1);
+    const rep = JSON.parse(r.stdout);
+    expect(rep.findings.map((f: { code: string }) => f.code)).toEqual(['NO_CALL_EVENTS', 'UNMATCHED_INPUT']);
+    expect(rep.records['rpc-events']).toMatchObject({ records: 2, events: 2 });
+    expect((await runCli(['analyze', '--allow-empty', '--profile', fixture('custom/lang/notifications.json'), log])).code).toBe(0);
+    // With a call beside the events, the log is a capture: the events stay counted, the run passes.
+    writeFileSync(log, '{"jsonrpc":"2.0","method":"notifications/initialized"}\n{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":1,"result":{}}\n');
+    const ok = await runCli(['analyze', '--format', 'json', '--profile', fixture('custom/lang/notifications.json'), log]);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout).records['rpc-events']).toMatchObject({ records: 3, events: 1 });
+  });
+
   it('a directory with its profile file and a README: says which files were not read as captures', async () => {
     const dir = tmpDir();
     copyFileSync(fixture('custom/http-log.jsonl'), path.join(dir, 'http-log.jsonl'));

@@ -66,3 +66,31 @@ export class RecentKeys {
     this.head = 0;
   }
 }
+
+/**
+ * A bounded map in two generations: writes go to the current one; when it is full it becomes the
+ * previous one and the old previous one is dropped. O(1) per operation, no Map deletions (deleting
+ * and re-adding keys of a large Map slows its lookups until the next rehash). Holds the last
+ * `size` to `2 × size` keys written; `dropped` tells whether any key was ever forgotten.
+ */
+export class Generations<V> {
+  private cur = new Map<string, V>();
+  private prev = new Map<string, V>();
+  /** A generation holding keys was dropped: a key not found may have been forgotten. */
+  dropped = false;
+  constructor(private readonly size: number) {}
+  get(k: string): V | undefined {
+    return this.cur.get(k) ?? this.prev.get(k);
+  }
+  has(k: string): boolean {
+    return this.cur.has(k) || this.prev.has(k);
+  }
+  set(k: string, v: V): void {
+    if (!this.cur.has(k) && this.cur.size >= this.size) {
+      if (this.prev.size > 0) this.dropped = true;
+      this.prev = this.cur;
+      this.cur = new Map();
+    }
+    this.cur.set(k, v);
+  }
+}

@@ -78,8 +78,18 @@ interface SplitTrack {
   keyFrom: number;
   keyPieces: Buffer[];
   keyLen: number;
-  /** The key has an escape or is too long: it matches no split (fail closed: never split). */
+  /** The key is too long to be any split's key, even written with escapes: it matches none. */
   keyBad: boolean;
+  /** The key has an escape: decoded (as JSON.parse reads it) before it is compared. */
+  keyEsc: boolean;
+  /** Per on-path object: the splits whose key at that depth it already held (a repeat is caught). */
+  seen: number[];
+  /**
+   * The first key on a split path read twice in one on-path object (`log` twice, or `entries` twice
+   * in `log`): JSON.parse keeps the last, this reader meets the first, so a split document holding
+   * one is not read exactly (DUPLICATE_KEY, docs/inputs.md "Large documents").
+   */
+  repeat: { line: number; key: string; reported: boolean } | null;
   /** Stack depth directly inside the split array (0: not in it). */
   arrayDepth: number;
   /** The split array was read to its end (a second one is not split). */
@@ -133,12 +143,15 @@ export class DocumentReader {
 
   /** Key paths (`["log", "entries"]`) of arrays whose elements may be records of their own. */
   private readonly splits: Buffer[][];
+  /** Raw bytes past which a key cannot be a split's key (an escape is at most 6 bytes per byte it stands for). */
+  private readonly maxKeyRaw: number;
   private sp: SplitTrack | null = null;
 
   constructor(opts: { sink: LineSink; maxValueBytes: number; splits?: ReadonlyArray<readonly string[]> }) {
     this.sink = opts.sink;
     this.maxValueBytes = opts.maxValueBytes;
     this.splits = (opts.splits ?? []).filter((k) => k.length > 0).slice(0, 30).map((k) => k.map((x) => Buffer.from(x, 'utf8')));
+    this.maxKeyRaw = 6 * Math.max(0, ...this.splits.flatMap((k) => k.map((x) => x.length)));
   }
 
   push(chunk: Buffer): void {
@@ -187,7 +200,7 @@ export class DocumentReader {
           const d = chunk[i]!;
           if (d === BSLASH) {
             this.escaped = true;
-            if (this.sp?.inKey) this.sp.keyBad = true;
+            if (this.sp?.inKey) this.sp.keyEsc = true;
             i++;
           } else if (d === QUOTE) {
             this.inString = false;
@@ -464,6 +477,7 @@ export class DocumentReader {
         sp.keyPieces = [];
         sp.keyLen = 0;
         sp.keyBad = false;
+        sp.keyEsc = false;
       } else sp.keyMask = 0;
     } else if (c === COMMA) {
       sp.expectKey = true;
@@ -473,6 +487,7 @@ export class DocumentReader {
       for (let k = 0; k < this.splits.length; k++) if (sp.keyMask & (1 << k) && this.splits[k]!.length > d) next |= 1 << k;
       if (next !== 0) {
         sp.masks.push(next);
+        sp.seen.push(0);
         sp.expectKey = true;
       }
       sp.keyMask = 0;
@@ -488,6 +503,7 @@ export class DocumentReader {
       sp.keyMask = 0;
     } else if (c === RBRACE) {
       sp.masks.pop();
+      sp.seen.pop();
       sp.expectKey = false;
       sp.keyMask = 0;
     }
@@ -496,7 +512,7 @@ export class DocumentReader {
   private keyPiece(chunk: Buffer, end: number): void {
     const sp = this.sp!;
     const n = end - sp.keyFrom;
-    if (sp.keyLen + n > 256) sp.keyBad = true;
+    if (sp.keyLen + n > this.maxKeyRaw) sp.keyBad = true;
     else if (n > 0) {
       sp.keyPieces.push(Buffer.from(chunk.subarray(sp.keyFrom, end)));
       sp.keyLen += n;
@@ -512,10 +528,32 @@ export class DocumentReader {
     sp.expectKey = false;
     sp.keyMask = 0;
     if (sp.keyBad) return;
-    const key = sp.keyPieces.length === 1 ? sp.keyPieces[0]! : Buffer.concat(sp.keyPieces, sp.keyLen);
+    let key = sp.keyPieces.length === 1 ? sp.keyPieces[0]! : Buffer.concat(sp.keyPieces, sp.keyLen);
+    if (sp.keyEsc) {
+      try {
+        key = Buffer.from(JSON.parse(`"${key.toString('utf8')}"`) as string, 'utf8');
+      } catch {
+        return; // not a JSON string: the document does not parse, whatever is split
+      }
+    }
     const d = sp.masks.length;
     const mask = sp.masks[d - 1]!;
     for (let k = 0; k < this.splits.length; k++) if (mask & (1 << k) && this.splits[k]![d - 1]!.equals(key)) sp.keyMask |= 1 << k;
+    const again = sp.keyMask & sp.seen[d - 1]!;
+    sp.seen[d - 1]! |= sp.keyMask;
+    if (again !== 0 && sp.repeat === null) {
+      const k = 31 - Math.clz32(again & -again);
+      sp.repeat = { line: this.line, key: this.splits[k]!.slice(0, d).map((x) => x.toString('utf8')).join('.'), reported: false };
+      if (sp.split) this.reportRepeat();
+    }
+  }
+
+  /** A split document holds a repeated key on its split path: its records are not JSON.parse's (fail closed). */
+  private reportRepeat(): void {
+    const r = this.sp!.repeat!;
+    if (r.reported) return;
+    r.reported = true;
+    this.sink.repeatedSplitKey?.(r.line, r.key);
   }
 
   /** The split array's current element ends before `i`: kept as a span, or (splitting) a record now. */
@@ -564,6 +602,11 @@ export class DocumentReader {
     const sp = this.sp;
     const e = this.elem!;
     if (!sp || (sp.arrayDepth === 0 && !sp.done)) return false;
+    if (sp.repeat) {
+      // A key of the path already read twice: no element is read, the document is oversized.
+      this.reportRepeat();
+      return false;
+    }
     if (end > start) e.pieces.push(chunk.subarray(start, end));
     const bytes = Buffer.concat(e.pieces);
     e.pieces = [];
@@ -623,6 +666,9 @@ function newTrack(all: number): SplitTrack {
     keyPieces: [],
     keyLen: 0,
     keyBad: false,
+    keyEsc: false,
+    seen: [0],
+    repeat: null,
     arrayDepth: 0,
     done: false,
     pointer: '',

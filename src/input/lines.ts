@@ -50,6 +50,11 @@ export interface LineSink {
    * (classify.ts `ClassifyRule.unique`; `key` a dotted path of the tree), before its record.
    */
   repeatedKey?(line: number, profile: string, key: string, bytes: number): void;
+  /**
+   * A JSON document read element by element (documents.ts) holds a key of its split path twice in
+   * one object (`key`: the dotted path, `log.entries`), at `line`: its records are not JSON.parse's.
+   */
+  repeatedSplitKey?(line: number, key: string): void;
 }
 
 export interface LineReaderOptions {

@@ -115,6 +115,11 @@ async function readOne(
       if (h?.repeatedKey) h.repeatedKey(key, { path, line });
       else collector.add(finding('MALFORMED_LINE', { locations: [{ path, line }] }, { reason: 'duplicate-key', bytes }));
     },
+    repeatedSplitKey(line, key) {
+      // A document read element by element repeats a key of its split path: not read exactly (an error).
+      collector.add(finding('DUPLICATE_KEY', { locations: [{ path, line }] }, { key, document: 'split' }));
+      unread(line, 'duplicate-key');
+    },
   };
 
   const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain, progress: opts.onProgress && ((bytes) => opts.onProgress!({ path, index: progressIndex, inputs: progressTotal, bytes })), pool, recycler, keep: keepFunction(combinedKeep(profiles)), classify: combineRules(rules), keeps: keepFunctions(profileKeeps(profiles)), splits: profiles.flatMap((p) => p.splits ?? []) });

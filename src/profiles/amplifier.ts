@@ -5,6 +5,7 @@
  * the rest under `data`) and the flat `{event, timestamp, data}` shape. Every field is read
  * top-level first, then under `data`.
  */
+import { Generations } from '../engine/recent.js';
 import { RecentLines } from './recent.js';
 import type { CallAttrs, ChannelSpec, Loc, Role, Usage } from '../model.js';
 import type { Source } from '../input/sources.js';
@@ -60,27 +61,6 @@ interface LastFamily {
 
 /** Scopes whose last family event is remembered (per generation). */
 const LAST_WINDOW = 50_000;
-
-/**
- * A bounded map in two generations: writes go to the current one; when it is full it becomes the
- * previous one and the old previous one is dropped. O(1) per operation, no Map deletions (deleting
- * and re-adding keys of a large Map slows its lookups until the next rehash).
- */
-class Generations<V> {
-  private cur = new Map<string, V>();
-  private prev = new Map<string, V>();
-  constructor(private readonly size: number) {}
-  get(k: string): V | undefined {
-    return this.cur.get(k) ?? this.prev.get(k);
-  }
-  set(k: string, v: V): void {
-    if (!this.cur.has(k) && this.cur.size >= this.size) {
-      this.prev = this.cur;
-      this.cur = new Map();
-    }
-    this.cur.set(k, v);
-  }
-}
 
 export function amplifierProfile(): Profile {
   // Per scope: the previous family event (for the redundant provider:error rule). Scopes are

@@ -230,7 +230,10 @@ export function customProfile(spec: CustomProfileSpec): Profile {
               if (outcome === 'unclaimed') outcome = 'ignored';
               continue;
             }
-            outcome = 'used';
+            // An `event` expects no outcome: counted, but no call event, so a log of events alone has
+            // nothing to audit (NO_CALL_EVENTS, docs/profiles.md "Nothing matched never passes quietly").
+            if (r.role !== 'event') outcome = 'used';
+            else if (outcome === 'unclaimed') outcome = 'ignored';
             sum.records++;
             if (r.naive) sum.naiveTimes++;
             if (r.unreadableTime) sum.unreadableTimes++;

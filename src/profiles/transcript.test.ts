@@ -3,7 +3,7 @@ import { analyze } from '../analyze.js';
 import type { PairRecord } from '../model.js';
 import { ledgerViolations } from '../report/report.js';
 import { analyzeLines, fixture } from '../../test/helpers.js';
-import { TRANSCRIPT_CHANNEL } from './transcript.js';
+import { TRANSCRIPT_CHANNEL, transcriptProfile, type TranscriptSummary } from './transcript.js';
 
 const SESSION = 'c7d1fb1a-0885-4d8b-8427-0f09a0c1a94f';
 let clock = Date.UTC(2026, 1, 2, 10, 0, 0);
@@ -219,6 +219,32 @@ describe('transcript profile', () => {
     const ch = channel(r);
     expect(ch).toMatchObject({ requests: 2, terminals: 2, orphanRequests: 0 });
     expect(ch.scopes.map((s) => s.scope)).toEqual(['line 1', 'line 2']);
+  });
+
+  it('the window of remembered message lists is bounded: a line that may continue a forgotten conversation is counted (beyondWindow, first path:line) and noted', () => {
+    const call = (id: string) => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'f', arguments: '{}' } }] });
+    const tool = (id: string) => ({ role: 'tool', tool_call_id: id, content: '1' });
+    const a = [{ role: 'user', content: 'a' }, call('a1'), tool('a1')];
+    const lines = [
+      { messages: a.slice(0, 2) },
+      { messages: a },
+      // Three other conversations, each its first line with no tool block.
+      ...['b', 'c', 'd'].map((u) => ({ messages: [{ role: 'user', content: u }] })),
+      // Conversation a goes on: its history holds call a1.
+      { messages: [...a, call('a2')] },
+    ];
+    const read = (window?: number) => {
+      const p = transcriptProfile(window === undefined ? {} : { conversationWindow: window });
+      let requests = 0;
+      const h = p.open({ path: 'req.jsonl', file: null, role: 'capture' }, { emit: (ev) => ((requests += ev.role === 'request' ? 1 : 0), null), finding: () => {} })!;
+      lines.forEach((l, i) => h.record(l, { path: 'req.jsonl', line: i + 1 }, null));
+      return { requests, sum: p.summary!() as TranscriptSummary, notes: p.notes!() };
+    };
+    // Within the window: a1 once, a2 once, nothing said.
+    expect(read()).toMatchObject({ requests: 2, sum: { beyondWindow: 0, beyondWindowAt: null }, notes: [] });
+    // A window of one list per generation: conversation a is forgotten by line 6, which is read as
+    // a new conversation (a1 counted again), and said so, at its path:line.
+    expect(read(1)).toMatchObject({ requests: 3, sum: { beyondWindow: 1, beyondWindowAt: 'req.jsonl:6' }, notes: ['transcript-beyond-window'] });
   });
 
   it('auto leaves other families alone: an Amplifier trace is read by amplifier only', async () => {

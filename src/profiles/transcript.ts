@@ -38,6 +38,14 @@ import { parseTime } from './time.js';
 import { crypto } from '../builtins.js';
 import { parseRfc3339 } from './lang/time.js';
 import type { NoteCode } from '../report/notes.js';
+import { Generations } from '../engine/recent.js';
+
+/**
+ * `{messages}` lines whose whole message list is remembered, per generation (two generations): a
+ * line continues a conversation only if that conversation's last list is still held
+ * (docs/design.md §8).
+ */
+export const CONVERSATION_WINDOW = 50_000;
 
 export const TRANSCRIPT_CHANNEL: ChannelSpec = {
   name: 'transcript',
@@ -83,6 +91,14 @@ export interface TranscriptSummary {
   noObservationActions: number;
   /** Tool calls and results of a conversation line already read on an earlier line of it (a request log resends the history): counted once. */
   repeatedHistory: number;
+  /**
+   * `{messages}` lines with tool calls or results in their history that continue no remembered
+   * list, read once the window of lists (CONVERSATION_WINDOW) had forgotten some: each may continue
+   * a conversation that fell out of the window, its history's calls then counted again.
+   */
+  beyondWindow: number;
+  /** The first such line (`path:line`), or null. */
+  beyondWindowAt: string | null;
   /** Tool lines whose `timestamp` has no zone (OpenHands' naive ISO 8601), read as UTC. */
   naiveTimes: number;
   /** Tool lines whose `timestamp` is there but no time: no latency for their calls. */
@@ -179,7 +195,7 @@ function readTime(v: unknown, sum: TranscriptSummary): number | null {
  * hash is an earlier line's whole list (`known` messages read already), else a new one named
  * `name`. The line's own list is remembered for the lines after it.
  */
-function continues(conversations: Map<string, string>, messages: unknown[], name: string): { conversation: string; known: number } {
+function continues(conversations: Generations<string>, messages: unknown[], name: string): { conversation: string; known: number } {
   const h = crypto().createHash('sha256');
   const prefixes: string[] = [];
   for (const m of messages) {
@@ -205,16 +221,16 @@ function isMessage(m: Record<string, unknown> | null): boolean {
   return m !== null && typeof m.role === 'string';
 }
 
-export function transcriptProfile(): Profile {
-  const sum: TranscriptSummary = { messages: 0, toolCalls: 0, toolResults: 0, errorResults: 0, repeatedBlocks: 0, sidechainLines: 0, scopes: 0, noObservationActions: 0, repeatedHistory: 0, naiveTimes: 0, unreadableTimes: 0 };
+export function transcriptProfile(opts: { conversationWindow?: number } = {}): Profile {
+  const sum: TranscriptSummary = { messages: 0, toolCalls: 0, toolResults: 0, errorResults: 0, repeatedBlocks: 0, sidechainLines: 0, scopes: 0, noObservationActions: 0, repeatedHistory: 0, beyondWindow: 0, beyondWindowAt: null, naiveTimes: 0, unreadableTimes: 0 };
   /** Per scope: the message the last line belonged to, and the call ids read under it. */
   const lastMessage = new Map<string, { id: string | null; calls: Set<string> }>();
   /**
    * `{messages: […]}` lines: the hash of each line's whole message list → its conversation. A line
    * whose first k messages hash to an earlier line's list continues that conversation, and only its
-   * messages after the k-th are new.
+   * messages after the k-th are new. Bounded: two generations of CONVERSATION_WINDOW lists.
    */
-  const conversations = new Map<string, string>();
+  const conversations = new Generations<string>(opts.conversationWindow ?? CONVERSATION_WINDOW);
   /**
    * Sub-agent calls not yet answered, by session and call id → their scope: Claude Code may write
    * `agentId` on a sub-agent's result lines but not on its call lines, and the result then finds
@@ -249,6 +265,9 @@ export function transcriptProfile(): Profile {
             // one of its own; the messages an earlier line of it held are read already.
             const { conversation, known } = continues(conversations, o.messages, `line ${loc.line}`);
             scope = conversation;
+            // Fail closed past the window: a line that continues no list held, once some were
+            // forgotten, may continue a forgotten one if its history holds tool blocks (said, counted).
+            let history = known === 0 && conversations.dropped;
             for (let k = 0; k < o.messages.length; k++) {
               const mo = asObject(o.messages[k]);
               if (mo !== null && isMessage(mo)) {
@@ -259,8 +278,14 @@ export function transcriptProfile(): Profile {
                   blocks.length = before;
                   continue;
                 }
+                const before = blocks.length;
                 messageBlocks(mo, blocks);
                 messages++;
+                if (history && blocks.length > before) {
+                  history = false;
+                  sum.beyondWindow++;
+                  sum.beyondWindowAt ??= `${loc.path}:${loc.line}`;
+                }
               }
             }
             if (blocks.length === 0 && known > 0) return 'used';
@@ -354,6 +379,7 @@ export function transcriptProfile(): Profile {
       const out: NoteCode[] = [];
       if (sum.naiveTimes > 0) out.push('transcript-naive-times');
       if (sum.unreadableTimes > 0) out.push('transcript-unreadable-times');
+      if (sum.beyondWindow > 0) out.push('transcript-beyond-window');
       return out;
     },
   };

@@ -106,8 +106,11 @@ export interface FindingDataMap {
    * One object of an Assay line (a decision record, a caller or upstream JSON-RPC message) holds a
    * key the audit reads twice (`key`: its dotted path, e.g. `method`, `params.name`): JSON.parse
    * reads the last one, a first-wins parser the first, so two parsers disagree about what was sent.
+   * `document: 'split'`: a JSON document read element by element (docs/inputs.md, "Large
+   * documents") holds a key of its split path twice in one object (`log.entries`): its records could
+   * not be read as JSON.parse reads them (those read are the first array's, or none).
    */
-  DUPLICATE_KEY: { key: string };
+  DUPLICATE_KEY: { key: string; document?: 'split' };
   /** `kind: 'malformed'`: a field has the wrong JSON type; otherwise the record contradicts itself or its vocabulary. */
   INCONSISTENT_RECORD: { problems: string[]; kind?: 'inconsistent' | 'malformed' };
   /** `id`: the engine key the arrival and the deny record share (a correlation id, or `jsonrpc:…`); `deny`: where the deny record is. */

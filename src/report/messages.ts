@@ -69,6 +69,8 @@ export function findingMessage(f: Finding): string {
     case 'INPUT_ERROR':
       return `read failed${f.data.byteOffset === null ? '' : ` at byte ${f.data.byteOffset}`}: ${f.data.error}; what was read is kept`;
     case 'DUPLICATE_KEY':
+      if (f.data.document === 'split')
+        return `key ${f.data.key} appears twice in one object of a document read element by element: JSON.parse reads the last one, so the records of this document could not be read exactly`;
       return `key ${f.data.key} appears twice in one object: read as the last one, as JSON.parse reads it; a parser keeping the first reads another message`;
     case 'UNSUPPORTED_SCHEMA':
       return `unsupported schema ${f.data.schema}`;

@@ -15,6 +15,8 @@ export const NOTE_TEXT = {
   'jsonrpc-unknown-direction': 'jsonrpc: some records stated a direction callpair does not know; their ids were not namespaced by direction',
   'openai-batch-order': 'openai: Batch output order is arbitrary by contract: openai-batch pairs by custom_id only, and FIFO is not compared (no crossed pairs)',
   'transcript-naive-times': 'transcript: timestamps without a zone (naive ISO 8601) were read as UTC (records.transcript.naiveTimes)',
+  'transcript-beyond-window':
+    'transcript: some request-log lines may continue a conversation older than the window of remembered message lists (records.transcript.beyondWindow, first at beyondWindowAt): their history’s tool calls may be counted again',
   'transcript-unreadable-times': 'transcript: some timestamps could not be read (records.transcript.unreadableTimes): their calls have no latency',
   'custom-naive-times': 'custom: times without a zone (naive ISO 8601) were read as UTC',
   'custom-unreadable-times': 'custom: some time fields could not be read with the profile’s time format (records.<profile>.unreadableTimes); an epoch number needs "unit"',

@@ -199,7 +199,7 @@ const DATA: Record<FindingCode, Check> = {
   OVERSIZED_LINE: obj({ bytes: uint, limit: uint }),
   INPUT_ERROR: obj({ error: str, byteOffset: nullable(uint) }, { path: str }),
   UNSUPPORTED_SCHEMA: obj({ schema: str }),
-  DUPLICATE_KEY: obj({ key: str }),
+  DUPLICATE_KEY: obj({ key: str }, { document: oneOf(['split']) }),
   INCONSISTENT_RECORD: obj({ problems: arr(str) }, { kind: oneOf(['inconsistent', 'malformed']) }),
   DENIED_BUT_DELIVERED: obj(
     { tool: nullable(str), id: nullable(str) },

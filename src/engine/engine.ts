@@ -250,7 +250,9 @@ export class PairingEngine {
     open.all.delete(req.seq);
     if (req.ev.id !== null) {
       const list = open.byId.get(req.ev.id);
-      if (list) {
+      // Most ids are open once: their list goes without a search and a splice.
+      if (list && list.length === 1 && list[0] === req) open.byId.delete(req.ev.id);
+      else if (list) {
         const i = list.indexOf(req);
         if (i >= 0) list.splice(i, 1);
         if (list.length === 0) open.byId.delete(req.ev.id);
@@ -327,7 +329,7 @@ export class PairingEngine {
 
   /** A terminal nothing could take: a duplicate of a recently closed id, or an orphan response. */
   private unmatched(ch: ChannelState, sc: ScopeState, ev: CallEvent): void {
-    if (ev.id !== null && ch.closed.has(closedKey(sc.scope, ev.id))) {
+    if (ev.id !== null && ch.closed.has(sc.scope, ev.id)) {
       // On a channel whose terminals are each an event of their own (an arrival), a reused id
       // never absorbs one: it stays an orphan response for the profile to account for.
       if (ch.spec.distinctTerminals) return this.orphanResponse(ch, sc, ev, 'id-already-closed');
@@ -489,7 +491,7 @@ export class PairingEngine {
   }
 
   private rememberClosed(ch: ChannelState, scope: string, id: string): void {
-    ch.closed.remember(closedKey(scope, id));
+    ch.closed.remember(scope, id);
   }
 
   private orphanRequest(ch: ChannelState, sc: ScopeState, req: OpenReq, reason: 'end-of-input' | 'evicted'): void {
@@ -551,10 +553,6 @@ export class PairingEngine {
       }
     }
   }
-}
-
-function closedKey(scope: string, id: string): string {
-  return `${scope}\u0000${id}`;
 }
 
 const RANK: Record<Confidence, number> = { exact: 0, unambiguous: 1, ambiguous: 2 };

@@ -9,21 +9,44 @@ describe('RecentKeys (the recently closed ids window)', () => {
         const w = new RecentKeys(limit);
         const ref = new Map<string, true>();
         for (const k of keys) {
-          w.remember(k);
+          w.remember('', k);
           ref.delete(k);
           ref.set(k, true);
           if (ref.size > limit) ref.delete(ref.keys().next().value!);
           expect(w.size).toBe(ref.size);
-          for (const x of 'abcdefghijk') expect(w.has(x)).toBe(ref.has(x));
+          for (const x of 'abcdefghijk') expect(w.has('', x)).toBe(ref.has(x));
         }
       }),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 300) },
     );
   });
 
+  it('keys by scope and id together: the same id in two scopes is two keys, evicted in the order remembered', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 8 }),
+        fc.array(fc.tuple(fc.constantFrom('s', 't', 'u', 's\u0000a', ''), fc.constantFrom('a', 'b', 'c', 'd', 'a\u0000s', '')), { maxLength: 400 }),
+        (limit, keys) => {
+          const w = new RecentKeys(limit);
+          const ref = new Map<string, true>();
+          for (const [s, k] of keys) {
+            w.remember(s, k);
+            const rk = JSON.stringify([s, k]);
+            ref.delete(rk);
+            ref.set(rk, true);
+            if (ref.size > limit) ref.delete(ref.keys().next().value!);
+            expect(w.size).toBe(ref.size);
+            for (const x of ['s', 't', 'u', 's\u0000a', '']) for (const y of ['a', 'b', 'c', 'd', 'a\u0000s', '']) expect(w.has(x, y)).toBe(ref.has(JSON.stringify([x, y])));
+          }
+        },
+      ),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 200) },
+    );
+  });
+
   it('keeps its queue within a constant factor of the window when one key is remembered over and over', () => {
     const w = new RecentKeys(4);
-    for (let i = 0; i < 100_000; i++) w.remember(i % 7 === 0 ? `k${i}` : `same${i % 3}`);
+    for (let i = 0; i < 100_000; i++) w.remember('s', i % 7 === 0 ? `k${i}` : `same${i % 3}`);
     expect(w.size).toBe(4);
     expect((w as unknown as { keys: string[] }).keys.length).toBeLessThanOrEqual(2 * (2 * 4 + 64 + 1));
   });

@@ -1,16 +1,22 @@
 /**
- * The last `limit` distinct keys remembered, oldest forgotten first (a key remembered again counts as
- * new): the engine's window of recently closed ids (docs/design.md §8).
+ * The last `limit` distinct (scope, id) keys remembered, oldest forgotten first (a key remembered
+ * again counts as new): the engine's window of recently closed ids (docs/design.md §8).
+ *
+ * Keyed in two levels, scope then id, both strings the engine has already looked up in its own
+ * maps (so V8 has their hashes): no `scope\0id` string is built and hashed per call.
  *
  * Not a `Map` used as a queue: evicting its oldest key by `keys().next()` walks every deleted entry
  * at the front of V8's table, so once the window is full each eviction costs more than the last.
- * Here the order is two arrays with a head index and lazy deletion (an entry whose stamp is no
+ * Here the order is parallel arrays with a head index and lazy deletion (an entry whose stamp is no
  * longer its key's is stale), compacted when stale entries outnumber live ones; a key remembered
  * again is updated in place (no delete, so no hole in its hash chain). Every operation is amortised
  * O(1) and the window holds at most `limit` keys and about twice as many queue entries.
  */
 export class RecentKeys {
-  private readonly stamps = new Map<string, number>();
+  /** Per scope, each remembered id's stamp; a scope with none left is dropped. */
+  private readonly stamps = new Map<string, Map<string, number>>();
+  private count = 0;
+  private scopes: string[] = [];
   private keys: string[] = [];
   private keyStamps: number[] = [];
   private head = 0;
@@ -19,48 +25,64 @@ export class RecentKeys {
   constructor(private readonly limit: number) {}
 
   get size(): number {
-    return this.stamps.size;
+    return this.count;
   }
 
-  has(key: string): boolean {
-    return this.stamps.has(key);
+  has(scope: string, key: string): boolean {
+    const m = this.stamps.get(scope);
+    return m !== undefined && m.has(key);
   }
 
-  remember(key: string): void {
+  remember(scope: string, key: string): void {
     const stamp = ++this.tick;
-    this.stamps.set(key, stamp);
+    let m = this.stamps.get(scope);
+    if (m === undefined) this.stamps.set(scope, (m = new Map()));
+    const before = m.size;
+    m.set(key, stamp);
+    if (m.size !== before) this.count++;
+    this.scopes.push(scope);
     this.keys.push(key);
     this.keyStamps.push(stamp);
-    if (this.stamps.size > this.limit) this.forgetOldest();
-    if (this.keys.length - this.head > 2 * this.stamps.size + 64) this.compact();
+    if (this.count > this.limit) this.forgetOldest();
+    if (this.keys.length - this.head > 2 * this.count + 64) this.compact();
   }
 
   private forgetOldest(): void {
     while (this.head < this.keys.length) {
+      const scope = this.scopes[this.head]!;
       const key = this.keys[this.head]!;
       const stamp = this.keyStamps[this.head]!;
+      this.scopes[this.head] = '';
       this.keys[this.head++] = '';
       if (this.head > 64 && this.head * 2 > this.keys.length) {
+        this.scopes = this.scopes.slice(this.head);
         this.keys = this.keys.slice(this.head);
         this.keyStamps = this.keyStamps.slice(this.head);
         this.head = 0;
       }
-      if (this.stamps.get(key) === stamp) {
-        this.stamps.delete(key);
+      const m = this.stamps.get(scope);
+      if (m !== undefined && m.get(key) === stamp) {
+        m.delete(key);
+        if (m.size === 0) this.stamps.delete(scope);
+        this.count--;
         return;
       }
     }
   }
 
   private compact(): void {
+    const scopes: string[] = [];
     const keys: string[] = [];
     const keyStamps: number[] = [];
     for (let i = this.head; i < this.keys.length; i++) {
+      const scope = this.scopes[i]!;
       const key = this.keys[i]!;
-      if (this.stamps.get(key) !== this.keyStamps[i]) continue;
+      if (this.stamps.get(scope)?.get(key) !== this.keyStamps[i]) continue;
+      scopes.push(scope);
       keys.push(key);
       keyStamps.push(this.keyStamps[i]!);
     }
+    this.scopes = scopes;
     this.keys = keys;
     this.keyStamps = keyStamps;
     this.head = 0;

@@ -103,7 +103,7 @@ export interface ChannelState {
   openTotal: number;
   /** Open requests of the channel in arrival order, so eviction takes the channel's oldest. */
   openQueue: OpenQueue;
-  /** Recently closed `scope\0id` keys (DUPLICATE_TERMINAL): a bounded window, src/engine/recent.ts. */
+  /** Recently closed (scope, id) keys (DUPLICATE_TERMINAL): a bounded window, src/engine/recent.ts. */
   closed: RecentKeys;
   /**
    * Scopes with no open request, in the order they became idle: the ones folded first when the

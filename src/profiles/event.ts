@@ -85,9 +85,13 @@ export interface FindingSink {
   finding(f: Finding): void;
 }
 
+/** The free-text attributes an event keeps clipped. */
+const CLIPPED_ATTRS = ['provider', 'model', 'status', 'error', 'tool', 'kind'] as const;
+
 function clipAttrs(a: CallAttrs): CallAttrs {
   const out: CallAttrs = { ...a };
-  for (const k of ['provider', 'model', 'status', 'error', 'tool', 'kind'] as const) {
+  for (let i = 0; i < CLIPPED_ATTRS.length; i++) {
+    const k = CLIPPED_ATTRS[i]!;
     const v = out[k];
     if (typeof v === 'string') (out as Record<string, unknown>)[k] = clipText(v);
   }
@@ -108,30 +112,34 @@ export const NUMBER_RANGES = {
 type RangeName = keyof typeof NUMBER_RANGES;
 
 /** A number in its range, else null and an OUT_OF_RANGE finding (the value shown as a number's text). */
-function inRange(v: number | null | undefined, range: RangeName, field: string, where: { channel: string; scope: string; loc: Loc }, sink: FindingSink): number | null {
+function inRange(v: number | null | undefined, range: RangeName, field: string, channel: string, scope: string, loc: Loc, sink: FindingSink): number | null {
   if (v === null || v === undefined) return null;
   const { min, max } = NUMBER_RANGES[range];
   if (typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max) return v;
   sink.finding(
-    finding('OUT_OF_RANGE', { channel: where.channel, scope: where.scope, locations: [where.loc] }, { field, value: typeof v === 'number' && Number.isFinite(v) ? String(v) : null, min, max }),
+    finding('OUT_OF_RANGE', { channel, scope, locations: [loc] }, { field, value: typeof v === 'number' && Number.isFinite(v) ? String(v) : null, min, max }),
   );
   return null;
 }
 
 const USAGE_FIELDS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const;
+/** Their names in an OUT_OF_RANGE finding (made once, not per event). */
+const USAGE_FIELD_NAMES = USAGE_FIELDS.map((k) => `usage.${k}`);
 
 /** Builds the event of one record on `spec`: clips, applies the id rule, records INVALID_ID and OUT_OF_RANGE. */
 export function makeEvent(spec: ChannelSpec, d: EventDraft, sink: FindingSink): BuiltEvent {
   const scope = typeof d.scope === 'string' ? clipText(d.scope) : typeof d.scope === 'number' ? String(d.scope) : '';
-  const where = { channel: spec.name, scope, loc: d.loc };
   const attrs = clipAttrs(d.attrs);
   // Out-of-range numbers become unknown here, so none reaches a sum, a difference or a histogram.
   if (attrs.usage) {
     const u = { ...attrs.usage };
-    for (const k of USAGE_FIELDS) u[k] = inRange(u[k], 'count', `usage.${k}`, where, sink);
+    for (let i = 0; i < USAGE_FIELDS.length; i++) {
+      const k = USAGE_FIELDS[i]!;
+      u[k] = inRange(u[k], 'count', USAGE_FIELD_NAMES[i]!, spec.name, scope, d.loc, sink);
+    }
     attrs.usage = u;
   }
-  if (attrs.durationMs !== undefined) attrs.durationMs = inRange(attrs.durationMs, 'duration', 'durationMs', where, sink);
+  if (attrs.durationMs !== undefined) attrs.durationMs = inRange(attrs.durationMs, 'duration', 'durationMs', spec.name, scope, d.loc, sink);
   let id: string | null = null;
   let idLabel: string | undefined;
   if (typeof d.id === 'string') id = d.id;
@@ -148,7 +156,7 @@ export function makeEvent(spec: ChannelSpec, d: EventDraft, sink: FindingSink): 
     scope,
     id,
     sig: d.sig === null ? null : d.sig.map((v) => clipOrNull(v)),
-    time: inRange(d.time, 'time', 'time', where, sink),
+    time: inRange(d.time, 'time', 'time', spec.name, scope, d.loc, sink),
     caller: d.caller !== null ? clipText(d.caller) : d.role === 'terminal' ? UNSTATED_CALLER : DEFAULT_CALLER,
     attrs,
     // Its own Loc object: the records of one line (a JSON-RPC batch) share a path:line, and trace

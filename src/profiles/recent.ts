@@ -18,17 +18,24 @@ interface Entry {
   fp: number;
 }
 
-/** Bytes of a long line that the fingerprint reads at each end. */
-const FP_EDGE = 512;
+/** Bytes of a line that the fingerprint reads at each end; a longer line's middle is sampled. */
+const FP_EDGE = 32;
+/** Bytes sampled, evenly spaced, between the two ends of a line longer than 2 * FP_EDGE. */
+const FP_MIDDLE = 64;
 
-/** FNV-1a over the line (a long line: its length and both ends), as a filter before the exact test. */
+/**
+ * FNV-1a over the line's length, both ends and a sample of its middle: a filter before the exact
+ * test (equal lines have equal fingerprints whatever bytes it reads), cheap on every line.
+ */
 function fingerprint(b: Buffer): number {
   let h = 0x811c9dc5 ^ b.length;
   const n = b.length;
-  if (n <= 2 * FP_EDGE) {
+  if (n <= 2 * FP_EDGE + FP_MIDDLE) {
     for (let i = 0; i < n; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
   } else {
     for (let i = 0; i < FP_EDGE; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
+    const step = ((n - 2 * FP_EDGE) / FP_MIDDLE) | 0;
+    for (let k = 0, i = FP_EDGE; k < FP_MIDDLE; k++, i += step) h = Math.imul(h ^ b[i]!, 0x01000193);
     for (let i = n - FP_EDGE; i < n; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
   }
   return h | 1;
@@ -41,10 +48,16 @@ const sha256 = (b: Buffer) => crypto().createHash('sha256').update(b).digest('ba
 
 export class RecentLines {
   private readonly ring: Entry[] = [];
+  /** Per ring slot: its entry's `len` and `fp`, the filter the scan reads. */
+  private readonly lens: Int32Array;
+  private readonly fps: Int32Array;
   private at = 0;
   /** Bytes held by the entries' buffers. */
   private copied = 0;
-  constructor(private readonly size: number) {}
+  constructor(private readonly size: number) {
+    this.lens = new Int32Array(size);
+    this.fps = new Int32Array(size);
+  }
 
   /**
    * True when the line equals one of the last `size` lines seen (it is then not added); else the
@@ -54,9 +67,14 @@ export class RecentLines {
     let d: string | null = raw ? null : (digest ?? null);
     const len = raw ? raw.length : -1;
     const fp = raw ? fingerprint(raw) : 0;
-    for (const x of this.ring) {
+    const lens = this.lens;
+    const fps = this.fps;
+    const ring = this.ring;
+    for (let i = 0; i < ring.length; i++) {
       if (raw) {
-        if (x.len !== len || x.fp !== fp) continue;
+        // Length and fingerprint from flat arrays: most entries are passed over without a load of their object.
+        if (lens[i] !== len || fps[i] !== fp) continue;
+        const x = ring[i]!;
         if (x.bytes) {
           if (raw.compare(x.bytes, 0, len) === 0) return true;
           continue;
@@ -65,19 +83,25 @@ export class RecentLines {
         if (x.digest === d) return true;
       } else {
         // Digest mode: every entry holds a digest.
-        if (x.digest === d) return true;
+        if (ring[i]!.digest === d) return true;
       }
     }
     // The slot this line takes: a new one while the ring fills, else the oldest, reused in place
     // (its buffer too when the line fits: no allocation per line).
     let e: Entry;
-    if (this.ring.length < this.size) this.ring.push((e = { len: -1, bytes: null, digest: null, fp: 0 }));
-    else {
-      e = this.ring[this.at]!;
+    let slot: number;
+    if (this.ring.length < this.size) {
+      slot = this.ring.length;
+      this.ring.push((e = { len: -1, bytes: null, digest: null, fp: 0 }));
+    } else {
+      slot = this.at;
+      e = this.ring[slot]!;
       this.at = (this.at + 1) % this.size;
     }
     e.len = len;
     e.fp = fp;
+    this.lens[slot] = len;
+    this.fps[slot] = fp;
     if (raw && e.bytes && e.bytes.length >= len) {
       raw.copy(e.bytes, 0);
       e.digest = null;

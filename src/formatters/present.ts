@@ -104,6 +104,18 @@ export interface FitOptions {
   drop?: readonly number[];
   /** Per column (aligned with the head): its priority and kind. */
   columns?: readonly (ColumnFit | undefined)[];
+  /**
+   * An output's collector of hidden column names: when given, the table adds the names of the
+   * columns it lost here instead of writing the note under itself, so an output of many tables
+   * writes `hiddenNote` once (docs/report.md, terminal width).
+   */
+  hidden?: string[];
+}
+
+/** The one `--wide` note of an output: the columns its tables hid (each name once), or '' when none was hidden. */
+export function hiddenNote(hidden: readonly string[], chalk: ChalkInstance): string {
+  const names = [...new Set(hidden)];
+  return names.length === 0 ? '' : chalk.dim(`(${names.length} column(s) hidden to fit: ${names.join(', ')}; --wide shows them)`);
 }
 
 /** A table line's width: the cells, one space either side of each, and a border between and around them. */
@@ -129,7 +141,8 @@ function distinctWidth(values: readonly string[], natural: number): number {
  * (to a readable minimum), then whole columns go — those with nothing to say (every cell empty or
  * `n/a`), then by ascending priority — then the widest cells are cut with `CUT`; ids are shortened
  * in the middle and never until two look alike. No line is longer than the width, and a table that
- * lost columns says so under it, with `--wide` (docs/report.md, terminal width).
+ * lost columns says so under it, with `--wide` (or adds them to `opts.hidden`, for the output's
+ * one note: docs/report.md, terminal width).
  */
 export function fittedTable(head: readonly string[], rows: readonly (readonly string[])[], chalk: ChalkInstance, opts: FitOptions = {}): string {
   const fit: ColumnFit[] = head.map((_, i) => ({ ...(opts.columns?.[i] ?? {}) }));
@@ -182,7 +195,11 @@ export function fittedTable(head: readonly string[], rows: readonly (readonly st
   const lost = dropped.filter((i) => !rows.every((r) => UNINFORMATIVE.has(stripVTControlCharacters(r[i] ?? '').trim())));
   if (lost.length === 0) return t.toString();
   const names = lost.sort((a, b) => a - b).map((i) => (head[i] !== '' ? stripVTControlCharacters(head[i]!) : fit[i]!.kind === 'message' ? 'message' : `column ${i + 1}`));
-  return `${t.toString()}\n${chalk.dim(`(${lost.length} column(s) hidden to fit: ${names.join(', ')}; --wide shows them)`)}`;
+  if (opts.hidden) {
+    opts.hidden.push(...names);
+    return t.toString();
+  }
+  return `${t.toString()}\n${hiddenNote(names, chalk)}`;
 }
 
 /**

@@ -21,14 +21,14 @@ function placement(out: string) {
 describe('one --wide note per terminal output', () => {
   it('analyze: the tables that lost columns share one note, right after the last table; with no width there is none', async () => {
     const report = await analyze({ inputs: [fixture('orphan-crossed.jsonl')] });
-    const narrow = table.render(report, { chalk, width: 60 });
+    const narrow = table.render(report, { chalk, width: 60, cwd: process.cwd() });
     const p = placement(narrow);
     expect(p.notes).toBe(1);
     expect(p.note).toBe(p.lastTable + 1);
     const names = narrow.replace(/\n {2}/g, ' ').match(/hidden to fit: ([^;]+);/)![1]!.split(', ');
     expect(new Set(names).size).toBe(names.length);
     expect(narrow.match(/\((\d+) column/)![1]).toBe(String(names.length));
-    expect(table.render(report, { chalk })).not.toContain('--wide');
+    expect(table.render(report, { chalk, cwd: process.cwd() })).not.toContain('--wide');
   });
 
   it('an Assay run of three files: one note', async () => {
@@ -37,7 +37,7 @@ describe('one --wide note per terminal output', () => {
       caller: [fixture('assay/run-ids.caller.jsonl')],
       upstream: [fixture('assay/run-ids.upstream.jsonl')],
     });
-    expect(placement(table.render(report, { chalk, width: 60 })).notes).toBe(1);
+    expect(placement(table.render(report, { chalk, width: 60, cwd: process.cwd() })).notes).toBe(1);
   });
 
   it('trace on a 60-column terminal: one note after its last table', async () => {

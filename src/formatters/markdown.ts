@@ -13,7 +13,7 @@ import { CODE_DESCRIPTIONS } from '../report/code-descriptions.js';
 import { bySeverity, FINDING_CODES } from '../report/findings.js';
 import type { Formatter } from './types.js';
 import { safeText } from './safe.js';
-import { findingCountText, idCoverageText, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
+import { findingCountText, idCoverageText, pct, RANKING_TEXT, UNKNOWN, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
 import { worstScopes } from '../report/worst-scopes.js';
 import { checkTitle, checkValue, offenderTotal, offenders } from './gate-text.js';
 
@@ -199,8 +199,8 @@ const MAX_BASELINE_ROWS = 20;
 export function baselineMarkdown(b: ReportBaseline, headFindings: readonly Finding[]): string[] {
   const out: string[] = ['### Since baseline', ''];
   out.push(`${b.counts.new} new, ${b.counts.fixed} fixed, ${b.counts.unchanged} unchanged finding(s)${b.complete ? '' : ' (listed findings only: a report left some out)'}${b.failOnNew ? '; the gate counts new findings only' : ''}.`, '');
-  const v = (x: number | null, rate: boolean) => (x === null ? '—' : rate ? pct(x) : String(x));
-  const d = (x: number | null, rate: boolean) => (x === null ? '—' : x === 0 ? '±0' : `${x > 0 ? '+' : '−'}${rate ? `${(Math.abs(x) * 100).toFixed(1)} pp` : Math.abs(x)}`);
+  const v = (x: number | null, rate: boolean) => (x === null ? UNKNOWN : rate ? pct(x) : String(x));
+  const d = (x: number | null, rate: boolean) => (x === null ? UNKNOWN : x === 0 ? '±0' : `${x > 0 ? '+' : '−'}${rate ? `${(Math.abs(x) * 100).toFixed(1)} pp` : Math.abs(x)}`);
   const rows: Array<[string, keyof ReportBaseline['deltas'], boolean]> = [
     ['crossed rate (FIFO)', 'crossedRate', true],
     ['orphan requests', 'orphanRequests', false],

@@ -7,7 +7,13 @@ import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
 
 /** Unknown, in every format. */
-export const UNKNOWN = '—';
+/**
+ * An unknown number in every text view (JSON holds `null`); `—` is kept for a cell that holds no
+ * number because none applies (no location, no scope, crossed where terminal order is arbitrary).
+ */
+export const UNKNOWN = 'n/a';
+/** A cell where no value applies (docs/report.md). */
+export const NOT_APPLICABLE = '—';
 
 /** A rate 0..1 as a percentage with one decimal (`12.5%`). */
 export function pct(r: number | null): string {
@@ -16,7 +22,7 @@ export function pct(r: number | null): string {
 
 /** Id coverage as every view writes it: `n/a` when the channel's profile declares no id (unknown, never 0 or 100%). */
 export function idCoverageText(r: number | null, meaning: { ids?: 'undeclared' }): string {
-  return meaning.ids === 'undeclared' ? 'n/a (no id declared)' : r === null ? 'n/a' : pct(r);
+  return meaning.ids === 'undeclared' ? 'n/a (no id declared)' : r === null ? UNKNOWN : pct(r);
 }
 
 export function num(n: number | null | undefined): string {
@@ -124,7 +130,7 @@ const tableWidth = (w: readonly number[]) => w.reduce((n, x) => n + x + 2, 0) + 
 const HARD_MIN = 3;
 /** Messages and locations are cut to this before a column is dropped. */
 const SOFT_MIN = 24;
-const UNINFORMATIVE = new Set(['', 'n/a', UNKNOWN, '-']);
+const UNINFORMATIVE = new Set(['', UNKNOWN, NOT_APPLICABLE, '-']);
 
 /** The narrowest width at which the middle-cut forms of a column's distinct values stay distinct. */
 function distinctWidth(values: readonly string[], natural: number): number {

@@ -13,6 +13,7 @@ import { CODE_DESCRIPTIONS } from '../report/code-descriptions.js';
 import { bySeverity, FINDING_CODES } from '../report/findings.js';
 import type { Formatter } from './types.js';
 import { safeText } from './safe.js';
+import { deliveryVerdict } from './delivery-verdict.js';
 import { findingCountText, idCoverageText, pct, RANKING_TEXT, UNKNOWN, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
 import { worstScopes } from '../report/worst-scopes.js';
 import { checkTitle, checkValue, offenderTotal, offenders } from './gate-text.js';
@@ -91,6 +92,8 @@ export function renderMarkdown(report: Report): string {
     `${report.inputs.length} input(s), ${t.lines} lines: ${t.records} records (${t.ignored} ignored, ${t.duplicates} duplicates), ${t.blank} blank, ${t.malformed} malformed, ${t.oversized} oversized. callpair ${mdText(report.tool.version, 20)}.`,
     '',
   );
+  const delivery = deliveryVerdict(report);
+  if (delivery !== null) out.push(mdText(delivery, 400), '');
 
   out.push('### Gate', '');
   out.push(

@@ -12,6 +12,7 @@ import type { Formatter } from './types.js';
 import { loc, safeText } from './safe.js';
 import { assaySection } from './table-assay.js';
 import { gateVerdict } from './gate-text.js';
+import { deliveryVerdict } from './delivery-verdict.js';
 import { failureText } from './failure.js';
 import { crossedByBaseline, type ColumnFit, fittedTable, fitText, hiddenNote, idCoverageText, msText, num, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
 import { worstScopes } from '../report/worst-scopes.js';
@@ -223,6 +224,8 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
   for (const n of report.notes) out.push(chalk.dim(`note: ${safeText(n, 300)}`));
 
   const g = report.gate;
+  const delivery = deliveryVerdict(report);
+  if (delivery !== null) out.push('', delivery);
   const gateLine = g.passed ? chalk.green(gateVerdict(g)) : chalk.red(gateVerdict(g));
   out.push('', gateLine);
   return fitText(out.join('\n'), width) + '\n';

@@ -80,7 +80,11 @@ function channelSection(ch: ChannelReport, chalk: ChalkInstance, width: number |
     }
     out.push(chalk.bold('Latency') + (ch.latencyByGroup.length > 20 ? chalk.dim(` (first 20 of ${ch.latencyByGroup.length})`) : ''));
     // Dropped first on a narrow terminal: where the maximum is, the minimum, p90, the subgroup.
-    out.push(fittedTable([safeText(g0 ?? '', 40), safeText(g1 ?? '', 40), 'n', 'min', 'p50', 'p90', 'p99', 'max', 'max at'], lt, chalk, { width, drop: [8, 3, 5, 1], hidden }));
+    const head = [safeText(g0 ?? '', 40), safeText(g1 ?? '', 40), 'n', 'min', 'p50', 'p90', 'p99', 'max', 'max at'];
+    // A profile with one group path has no subgroup: no second, unnamed column.
+    if (g1 === undefined && ch.latencyByGroup.every((g) => !g.subgroup)) {
+      out.push(fittedTable(head.filter((_, i) => i !== 1), lt.map((r) => r.filter((_, i) => i !== 1)), chalk, { width, drop: [7, 2, 4], hidden }));
+    } else out.push(fittedTable(head, lt, chalk, { width, drop: [8, 3, 5, 1], hidden }));
   }
   return out.join('\n');
 }

@@ -61,7 +61,7 @@ describe('junit', () => {
       [a, '0'],
       [b, '1'],
     ]);
-    expect((suites[1]!.testcase[1]!.failure as Record<string, string>)['#text']).toBe(`${b}:1 ORPHAN_REQUEST request from main never closed (0 ms before the end of its scope)`);
+    expect((suites[1]!.testcase[1]!.failure as Record<string, string>)['#text']).toBe(`${b}:1 ORPHAN_REQUEST request from main never closed (0.00 ms before the end of its scope)`);
   });
 });
 

@@ -6,14 +6,8 @@ import { stripVTControlCharacters } from 'node:util';
 import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
 
-/** Unknown, in every format. */
-/**
- * An unknown number in every text view (JSON holds `null`); `—` is kept for a cell that holds no
- * number because none applies (no location, no scope, crossed where terminal order is arbitrary).
- */
-export const UNKNOWN = 'n/a';
-/** A cell where no value applies (docs/report.md). */
-export const NOT_APPLICABLE = '—';
+export { UNKNOWN, NOT_APPLICABLE, msText, beforeEndText } from './duration.js';
+import { UNKNOWN, NOT_APPLICABLE } from './duration.js';
 
 /** A rate 0..1 as a percentage with one decimal (`12.5%`). */
 export function pct(r: number | null): string {
@@ -27,13 +21,6 @@ export function idCoverageText(r: number | null, meaning: { ids?: 'undeclared' }
 
 export function num(n: number | null | undefined): string {
   return n === null || n === undefined ? UNKNOWN : String(n);
-}
-
-/** A duration in ms: `4.25 ms`, `120 ms`, `1.50 s`; with `minutes`, `2.5 min` from a minute up. */
-export function msText(n: number | null | undefined, opts: { minutes?: boolean } = {}): string {
-  if (n === null || n === undefined) return UNKNOWN;
-  if (opts.minutes && n >= 60_000) return `${(n / 60_000).toFixed(1)} min`;
-  return n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(n < 10 ? 2 : 0)} ms`;
 }
 
 /** A terminal table with a bold head and no row separators. */

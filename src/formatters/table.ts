@@ -14,7 +14,7 @@ import { assaySection } from './table-assay.js';
 import { gateVerdict } from './gate-text.js';
 import { deliveryVerdict } from './delivery-verdict.js';
 import { failureText } from './failure.js';
-import { crossedByBaseline, type ColumnFit, fittedTable, fitText, hiddenNote, idCoverageText, msText, num, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
+import { crossedByBaseline, type ColumnFit, fittedTable, fitText, hiddenNote, beforeEndText, idCoverageText, msText, num, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
 import { worstScopes } from '../report/worst-scopes.js';
 import { NO_COLOR } from './plain.js';
 
@@ -158,7 +158,7 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
       'Orphan requests (never closed)',
       by('ORPHAN_REQUEST'),
       count('ORPHAN_REQUEST'),
-      (f) => (f.code === 'ORPHAN_REQUEST' ? [loc(f.locations[0]), safeText(f.channel ?? ''), safeText(f.data.caller, 30), f.data.note ? safeText(f.data.note, 60) : f.data.reason === 'evicted' ? 'evicted' : `${msText(f.data.ageMs)} before end`] : []),
+      (f) => (f.code === 'ORPHAN_REQUEST' ? [loc(f.locations[0]), safeText(f.channel ?? ''), safeText(f.data.caller, 30), f.data.note ? safeText(f.data.note, 60) : f.data.reason === 'evicted' ? 'evicted' : beforeEndText(f.data.ageMs)] : []),
       { head: ['request', 'channel', 'caller', ''], columns: [LOC, { priority: 1 }, undefined, { priority: 2, kind: 'message' }] },
       chalk,
       width,

@@ -5,10 +5,8 @@
  */
 import type { Finding, FindingDataMap } from './findings.js';
 import { safeText } from '../formatters/safe.js';
+import { beforeEndText } from '../formatters/duration.js';
 
-function ms(v: number | null): string {
-  return v === null ? 'unknown age' : `${Math.round(v)} ms`;
-}
 
 export function findingMessage(f: Finding): string {
   switch (f.code) {
@@ -16,7 +14,7 @@ export function findingMessage(f: Finding): string {
       if (f.data.note) return `${f.data.note} (${f.data.tool ? `tool ${f.data.tool}, ` : ''}caller ${f.data.caller})`;
       return f.data.reason === 'evicted'
         ? `request from ${f.data.caller} evicted while open (--max-open-calls reached)`
-        : `request from ${f.data.caller} never closed (${ms(f.data.ageMs)} before the end of its scope)`;
+        : `request from ${f.data.caller} never closed (${beforeEndText(f.data.ageMs)})`;
     case 'ORPHAN_RESPONSE':
       switch (f.data.reason) {
         case 'id-not-open':

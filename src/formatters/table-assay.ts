@@ -6,7 +6,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { Report } from '../report/report.js';
 import { isAssaySummary } from '../report/assay.js';
-import { safeText } from './safe.js';
+import { loc, safeText } from './safe.js';
 import { fittedTable, num as n } from './present.js';
 
 const TOOL_LIMIT = 10;
@@ -52,5 +52,7 @@ export function assaySection(report: Report, chalk: ChalkInstance, width?: numbe
     ];
     out.push(fittedTable(['delivery audit', 'arrived upstream', 'not arrived'], m, chalk, { width, hidden }));
   }
+  const sp = a.methodSpellings;
+  if (sp) out.push(chalk.yellow(`${sp.count} tools/call-shaped line(s) under another method spelling, the first at ${loc(sp.first)}: ignored (JSON-RPC methods are case-sensitive)`));
   return out.join('\n');
 }

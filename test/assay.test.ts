@@ -47,7 +47,7 @@ describe('callpair analyze: the three-file assay audit', () => {
   it('says, without the caller log and ids, that bypass detection needs ids or the caller log', async () => {
     const res = await runCli(['analyze', `${A}/run-noids.decisions.ndjson`, '--upstream', `${A}/run-noids.upstream.jsonl`]);
     expect(res.stdout).toContain('note: assay: bypass detection needs ids or the caller log');
-    expect(res.stdout).toMatch(/│ deny +│ — +│ — \(3 without an id: unchecked\) │/);
+    expect(res.stdout).toMatch(/│ deny +│ n\/a +│ n\/a \(3 without an id: unchecked\) │/);
   });
 
   it('validates decision records alone: 10 valid, no orphans, exit 0', async () => {

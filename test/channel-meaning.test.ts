@@ -75,7 +75,7 @@ describe('a custom channel named llm-proxy, failed = status >= 500', () => {
     const table = await run('table');
     expect(table).toContain('Channel llm-proxy');
     expect(table).toMatch(/│ failed\s+│ 2\s+│ when status ≥ 500/);
-    expect(table).toMatch(/│ upstream │\s+│ n /);
+    expect(table).toMatch(/│ upstream +│ n +│/);
     expect(table).not.toMatch(/│ provider|│ tool /);
     const md = await run('markdown');
     expect(md).toContain('| llm-proxy | 5 | 4 | 2 |');

@@ -157,7 +157,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
             <property name="channel.llm.pairs" value="3"/>
             <property name="channel.llm.failed" value="1"/>
           </properties>
-          <testcase name="error-findings" classname="callpair.fixtures/seed-trace.jsonl" time="0"/>
+          <testcase name="error-findings" classname="callpair.fixtures/seed-trace.jsonl.llm" time="0"/>
         </testsuite>
       </testsuites>
       "

@@ -61,12 +61,12 @@ describe('junit', () => {
       [a, '0'],
       [b, '1'],
     ]);
-    expect((suites[1]!.testcase[1]!.failure as Record<string, string>)['#text']).toBe(`${b}:1 ORPHAN_REQUEST request from main never closed (0 ms before the end of its scope)`);
+    expect((suites[1]!.testcase[1]!.failure as Record<string, string>)['#text']).toBe(`${b}:1 ORPHAN_REQUEST request from main never closed (0.00 ms before the end of its scope)`);
   });
 });
 
 describe('junit in a JUnit reader (test-results-parser)', () => {
-  it('every suite and case has a duration (no NaN) and each capture its own classname', async () => {
+  it('every suite and case has a duration (no NaN) and each capture and channel its own classname', async () => {
     const dir = tmpDir();
     resetClock();
     const files = ['a.jsonl', 'b.jsonl', 'c.jsonl'].map((name) => writeCapture([amp({ event: 'llm:request', id: `r-${name}`, provider: 'p', model: 'm', caller: 'main' })], name, dir));
@@ -85,7 +85,47 @@ describe('junit in a JUnit reader (test-results-parser)', () => {
     const doc = parse(renderJunit(report));
     const keys = doc.testsuites.testsuite.flatMap((s: { testcase: Array<Record<string, string>> }) => s.testcase.map((c) => `${c['@classname']} ${c['@name']}`));
     expect(new Set(keys).size, 'classname + name tells every case apart').toBe(keys.length);
-    expect(doc.testsuites.testsuite[0].testcase[0]['@classname']).toBe(`callpair.${files[0]}`);
+    expect(doc.testsuites.testsuite[0].testcase[0]['@classname']).toBe(`callpair.${files[0]}.llm`);
+  });
+
+  it('120 cases over 40 captures: each capture and channel has its own classname, every case a distinct key and a duration', async () => {
+    const dir = tmpDir();
+    resetClock();
+    const files = Array.from({ length: 40 }, (_, i) => writeCapture([amp({ event: 'llm:request', session: `S${i}`, id: `r${i}`, provider: 'p', model: 'm' })], `cap-${i}.jsonl`, dir));
+    const report = await analyze({ inputs: files, gate: { maxOrphanRequests: 0, maxAmbiguous: 5 } });
+    const file = path.join(dir, 'forty.junit.xml');
+    writeFileSync(file, renderJunit(report));
+    const { parse: readJunit } = createRequire(import.meta.url)('test-results-parser') as { parse(o: { type: string; files: string[] }): JunitResult };
+    const result = readJunit({ type: 'junit', files: [file] });
+    expect(result.total).toBe(120);
+    expect(result.failed).toBe(40);
+    expect(result.suites.flatMap((s) => s.cases.map((c) => c.duration))).toEqual(Array(120).fill(0));
+    const doc = parse(renderJunit(report));
+    const cases = doc.testsuites.testsuite.flatMap((s: { testcase: Array<Record<string, string>> }) => s.testcase);
+    expect(new Set(cases.map((c: Record<string, string>) => `${c['@classname']} ${c['@name']}`)).size).toBe(120);
+    expect(new Set(cases.map((c: Record<string, string>) => c['@classname']))).toEqual(new Set(files.map((f) => `callpair.${f}.llm`)));
+  });
+
+  it('a capture holding two channels has a case per check and channel; a check fails only in the channel of its offender', async () => {
+    const dir = tmpDir();
+    resetClock();
+    const llm = writeCapture([amp({ event: 'llm:request', id: 'r1', provider: 'p', model: 'm' }), amp({ event: 'llm:response', id: 'r1', provider: 'p', model: 'm', status: 'ok' })], 'llm.jsonl', dir);
+    const rpc = writeCapture([{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } }], 'rpc.jsonl', dir);
+    const report = await analyze({ inputs: [llm, rpc], gate: { maxOrphanRequests: 0 } });
+    const channels = report.channels.map((c) => c.channel);
+    expect(channels).toEqual(['llm', 'jsonrpc']);
+    const doc = parse(renderJunit(report));
+    const rows = doc.testsuites.testsuite.flatMap((s: { testcase: Array<Record<string, unknown>> }) => s.testcase.map((c) => [c['@classname'], c['@name'], c.failure ? 'failed' : 'passed']));
+    expect(rows).toEqual([
+      [`callpair.${llm}.llm`, 'error-findings', 'passed'],
+      [`callpair.${llm}.llm`, 'max-orphan-requests', 'passed'],
+      [`callpair.${llm}.jsonrpc`, 'error-findings', 'passed'],
+      [`callpair.${llm}.jsonrpc`, 'max-orphan-requests', 'passed'],
+      [`callpair.${rpc}.llm`, 'error-findings', 'passed'],
+      [`callpair.${rpc}.llm`, 'max-orphan-requests', 'passed'],
+      [`callpair.${rpc}.jsonrpc`, 'error-findings', 'passed'],
+      [`callpair.${rpc}.jsonrpc`, 'max-orphan-requests', 'failed'],
+    ]);
   });
 });
 

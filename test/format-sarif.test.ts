@@ -8,6 +8,7 @@ import { Chalk } from 'chalk';
 import path from 'node:path';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import { PROJECT_URL } from '../src/version.js';
 
 /** The part of a SARIF log these tests read. */
 interface SarifDoc {
@@ -119,6 +120,22 @@ describe('sarif', () => {
       expect(r.help.text.length, r.id).toBeGreaterThan(20);
       expect(r.help.markdown, r.id).toContain(r.id.replace('callpair/', ''));
       expect(r.helpUri, r.id).toMatch(/^https:\/\//);
+    }
+  });
+
+  it("the driver's informationUri, every rule's helpUri and package.json's repository, homepage and bugs name the one project URL", async () => {
+    const doc = buildSarif(await analyze({ inputs: [fixture('orphan-crossed.jsonl')] }), ROOT);
+    const driver = doc.runs[0]!.tool.driver as { informationUri: string; rules: Array<{ helpUri: string }> };
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { homepage: string; repository: { url: string }; bugs: { url: string } };
+    expect(driver.informationUri).toBe(PROJECT_URL);
+    expect(pkg.homepage).toBe(`${PROJECT_URL}#readme`);
+    expect(pkg.repository.url).toBe(`git+${PROJECT_URL}.git`);
+    expect(pkg.bugs.url).toBe(`${PROJECT_URL}/issues`);
+    // The help link's anchor is a heading of the README the project page shows.
+    const anchors = readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('\n').filter((l) => /^#+ /.test(l)).map((l) => '#' + l.replace(/^#+ /, '').toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-'));
+    for (const r of driver.rules) {
+      expect(r.helpUri.startsWith(`${PROJECT_URL}#`), r.helpUri).toBe(true);
+      expect(anchors).toContain(r.helpUri.slice(PROJECT_URL.length));
     }
   });
 

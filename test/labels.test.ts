@@ -1,6 +1,6 @@
 /**
  * Labels that hold: a terminal that states no caller is labelled by its true
- * partner's caller, or "(unstated)" when it has none — never by the default of another call.
+ * partner's caller, or says its record states no caller when it has none — never by the default of another call.
  */
 import { describe, expect, it } from 'vitest';
 import { analyzeLines } from './helpers.js';
@@ -21,10 +21,10 @@ describe('a terminal without a caller of its own', () => {
     expect(crossed[0]!.message).toBe('FIFO would give the title terminal to the agent request (true partner: title)');
   });
 
-  it('with no partner at all it is "(unstated)"', async () => {
+  it('with no partner at all its message says its record states no caller', async () => {
     const r = await analyzeLines([req('a1', 'agent', 1), resp('a1', 2), resp('zz', 3)]);
     const o = r.findings.find((f) => f.code === 'ORPHAN_RESPONSE');
-    expect(o?.message).toContain('(unstated)');
+    expect(o?.message).toContain('(its record states no caller)');
     expect(o?.message).not.toContain('main');
   });
 

@@ -83,7 +83,9 @@ describe('terminal fit by importance (80 columns)', () => {
     const title0 = lines.findIndex((l) => l.startsWith(title));
     const start = lines.findIndex((l, i) => i > title0 && l.startsWith('┌'));
     const end = lines.findIndex((l, i) => i > start && l.startsWith('└'));
-    return { rows: lines.slice(start, end + 1), after: lines[end + 1] ?? '' };
+    // What follows the table up to the next blank line (a note wraps to the width).
+    const blank = lines.findIndex((l, i) => i > end && l.trim() === '');
+    return { rows: lines.slice(start, end + 1), after: lines.slice(end + 1, blank < 0 ? undefined : blank).join(' ') };
   };
   const cells = (row: string) => row.split('│').slice(1, -1).map((c) => c.trim());
 

@@ -143,7 +143,7 @@ function summary(r: Report): string {
   out.push('<h3>Gate</h3><table class="gate-checks"><thead><tr><th>check</th><th>limit</th><th>actual</th><th>result</th></tr></thead><tbody>');
   for (const c of r.gate.checks) {
     out.push(
-      `<tr><td>${text(c.name)}</td><td class="n">${esc(String(c.limit))}</td><td class="n">${c.actual === null ? '—' : esc(String(c.actual))}</td><td class="${c.passed ? '' : 'bad'}">${c.passed ? 'passed' : 'failed'}</td></tr>`,
+      `<tr><td>${text(c.name)}</td><td class="n">${esc(String(c.limit))}</td><td class="n">${c.actual === null ? 'n/a' : esc(String(c.actual))}</td><td class="${c.passed ? '' : 'bad'}">${c.passed ? 'passed' : 'failed'}</td></tr>`,
     );
   }
   out.push('</tbody></table>');

@@ -1,9 +1,12 @@
 /**
- * JUnit XML: one `<testsuite>` per input capture, one `<testcase>` per gate check. A check that
- * failed fails its testcase in every capture holding one of its offenders, with a `<failure>`
- * listing them as `path:line`; a failed check with no located offender (e.g. `min-id-coverage`)
- * fails in every capture, since it is about the whole run. A testcase's `classname` is
- * `callpair.<capture path>`, so readers keep each capture's checks apart (docs/ci.md#junit).
+ * JUnit XML: one `<testsuite>` per input capture, one `<testcase>` per gate check and channel (each
+ * channel with events in the run). A check that failed fails its testcase in every capture and
+ * channel holding one of its offenders, with a `<failure>` listing them as `path:line`; an offender
+ * that belongs to no channel (a record the run could not use) fails the check in every channel of
+ * its capture, and a failed check with no located offender (e.g. `min-id-coverage`) fails in every
+ * case, since it is about the whole run. A testcase's `classname` is
+ * `callpair.<capture path>.<channel>`, so readers keep each capture's and channel's checks apart
+ * (docs/ci.md#junit).
  * `time` is 0 on every suite and case, and says so in a property: a gate check is evaluated on the
  * finished report, not run and timed (docs/ci.md#junit); readers need the attribute (without it
  * they show NaN), and a measured run time would make the file differ from run to run.
@@ -44,6 +47,8 @@ function at(f: Finding): string {
 
 interface Case {
   check: GateCheck;
+  /** The channel this case covers (null: the run has no channel with events). */
+  channel: string | null;
   failed: boolean;
   listed: Finding[];
 }
@@ -72,14 +77,17 @@ function offendersByCheck(report: Report): CheckOffenders[] {
   });
 }
 
-function casesFor(checks: readonly CheckOffenders[], path: string | null): Case[] {
-  return checks.map(({ check, all, byPath }) => {
-    if (check.passed) return { check, failed: false, listed: [] };
-    // A failed check with no located offender is about the whole run: it fails in every capture.
-    if (byPath === null || path === null) return { check, failed: true, listed: all };
-    const mine = byPath.get(path) ?? [];
-    return { check, failed: mine.length > 0, listed: mine };
-  });
+function casesFor(checks: readonly CheckOffenders[], path: string | null, channels: readonly (string | null)[]): Case[] {
+  return channels.flatMap((channel) =>
+    checks.map(({ check, all, byPath }): Case => {
+      if (check.passed) return { check, channel, failed: false, listed: [] };
+      // A failed check with no located offender is about the whole run: it fails in every case.
+      if (byPath === null || path === null) return { check, channel, failed: true, listed: all };
+      // An offender of no channel fails the check in every channel of its capture.
+      const mine = (byPath.get(path) ?? []).filter((f) => channel === null || f.channel === null || f.channel === channel);
+      return { check, channel, failed: mine.length > 0, listed: mine };
+    }),
+  );
 }
 
 function testcase(report: Report, c: Case, classname: string): string {
@@ -115,8 +123,10 @@ export function renderJunit(report: Report): string {
   // Run totals per channel (the same on every suite): calls and failed outcomes.
   for (const input of inputs) for (const t of channelTotals(report)) input.props.push([`channel.${t.channel}.pairs`, t.pairs], [`channel.${t.channel}.failed`, t.failed]);
   const checks = offendersByCheck(report);
+  const channels: Array<string | null> = report.channels.length > 0 ? report.channels.map((c) => c.channel) : [null];
+  const classname = (input: string | null, channel: string | null) => ['callpair', input, channel].filter((p) => p !== null).join('.');
   for (const input of inputs) {
-    const cases = casesFor(checks, input.path);
+    const cases = casesFor(checks, input.path, channels);
     const f = cases.filter((c) => c.failed).length;
     tests += cases.length;
     failures += f;
@@ -124,7 +134,7 @@ export function renderJunit(report: Report): string {
     suites.push(
       `  <testsuite name="${x(input.label, 400)}" tests="${cases.length}" failures="${f}" errors="0" skipped="0" time="0">\n` +
         (props ? `    <properties>\n${props}\n    </properties>\n` : '') +
-        cases.map((c) => testcase(report, c, input.path === null ? 'callpair' : `callpair.${input.label}`)).join('\n') +
+        cases.map((c) => testcase(report, c, classname(input.path, c.channel))).join('\n') +
         `\n  </testsuite>`,
     );
   }
@@ -138,7 +148,7 @@ export function renderJunit(report: Report): string {
 
 export const junit: Formatter = {
   name: 'junit',
-  description: 'JUnit XML: a testsuite per capture, a testcase per gate check',
+  description: 'JUnit XML: a testsuite per capture, a testcase per gate check and channel',
   extension: 'xml',
   render: (report) => renderJunit(report),
 };

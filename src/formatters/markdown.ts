@@ -13,7 +13,8 @@ import { CODE_DESCRIPTIONS } from '../report/code-descriptions.js';
 import { bySeverity, FINDING_CODES } from '../report/findings.js';
 import type { Formatter } from './types.js';
 import { safeText } from './safe.js';
-import { findingCountText, idCoverageText, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
+import { deliveryVerdict } from './delivery-verdict.js';
+import { findingCountText, idCoverageText, pct, RANKING_TEXT, UNKNOWN, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
 import { worstScopes } from '../report/worst-scopes.js';
 import { checkTitle, checkValue, offenderTotal, offenders } from './gate-text.js';
 
@@ -91,6 +92,8 @@ export function renderMarkdown(report: Report): string {
     `${report.inputs.length} input(s), ${t.lines} lines: ${t.records} records (${t.ignored} ignored, ${t.duplicates} duplicates), ${t.blank} blank, ${t.malformed} malformed, ${t.oversized} oversized. callpair ${mdText(report.tool.version, 20)}.`,
     '',
   );
+  const delivery = deliveryVerdict(report);
+  if (delivery !== null) out.push(mdText(delivery, 400), '');
 
   out.push('### Gate', '');
   out.push(
@@ -199,8 +202,8 @@ const MAX_BASELINE_ROWS = 20;
 export function baselineMarkdown(b: ReportBaseline, headFindings: readonly Finding[]): string[] {
   const out: string[] = ['### Since baseline', ''];
   out.push(`${b.counts.new} new, ${b.counts.fixed} fixed, ${b.counts.unchanged} unchanged finding(s)${b.complete ? '' : ' (listed findings only: a report left some out)'}${b.failOnNew ? '; the gate counts new findings only' : ''}.`, '');
-  const v = (x: number | null, rate: boolean) => (x === null ? '—' : rate ? pct(x) : String(x));
-  const d = (x: number | null, rate: boolean) => (x === null ? '—' : x === 0 ? '±0' : `${x > 0 ? '+' : '−'}${rate ? `${(Math.abs(x) * 100).toFixed(1)} pp` : Math.abs(x)}`);
+  const v = (x: number | null, rate: boolean) => (x === null ? UNKNOWN : rate ? pct(x) : String(x));
+  const d = (x: number | null, rate: boolean) => (x === null ? UNKNOWN : x === 0 ? '±0' : `${x > 0 ? '+' : '−'}${rate ? `${(Math.abs(x) * 100).toFixed(1)} pp` : Math.abs(x)}`);
   const rows: Array<[string, keyof ReportBaseline['deltas'], boolean]> = [
     ['crossed rate (FIFO)', 'crossedRate', true],
     ['orphan requests', 'orphanRequests', false],

@@ -6,8 +6,8 @@ import { stripVTControlCharacters } from 'node:util';
 import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
 
-/** Unknown, in every format. */
-export const UNKNOWN = '—';
+export { UNKNOWN, NOT_APPLICABLE, msText, beforeEndText } from './duration.js';
+import { UNKNOWN, NOT_APPLICABLE } from './duration.js';
 
 /** A rate 0..1 as a percentage with one decimal (`12.5%`). */
 export function pct(r: number | null): string {
@@ -16,18 +16,11 @@ export function pct(r: number | null): string {
 
 /** Id coverage as every view writes it: `n/a` when the channel's profile declares no id (unknown, never 0 or 100%). */
 export function idCoverageText(r: number | null, meaning: { ids?: 'undeclared' }): string {
-  return meaning.ids === 'undeclared' ? 'n/a (no id declared)' : r === null ? 'n/a' : pct(r);
+  return meaning.ids === 'undeclared' ? 'n/a (no id declared)' : r === null ? UNKNOWN : pct(r);
 }
 
 export function num(n: number | null | undefined): string {
   return n === null || n === undefined ? UNKNOWN : String(n);
-}
-
-/** A duration in ms: `4.25 ms`, `120 ms`, `1.50 s`; with `minutes`, `2.5 min` from a minute up. */
-export function msText(n: number | null | undefined, opts: { minutes?: boolean } = {}): string {
-  if (n === null || n === undefined) return UNKNOWN;
-  if (opts.minutes && n >= 60_000) return `${(n / 60_000).toFixed(1)} min`;
-  return n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(n < 10 ? 2 : 0)} ms`;
 }
 
 /** A terminal table with a bold head and no row separators. */
@@ -104,6 +97,18 @@ export interface FitOptions {
   drop?: readonly number[];
   /** Per column (aligned with the head): its priority and kind. */
   columns?: readonly (ColumnFit | undefined)[];
+  /**
+   * An output's collector of hidden column names: when given, the table adds the names of the
+   * columns it lost here instead of writing the note under itself, so an output of many tables
+   * writes `hiddenNote` once (docs/report.md, terminal width).
+   */
+  hidden?: string[];
+}
+
+/** The one `--wide` note of an output: the columns its tables hid (each name once), or '' when none was hidden. */
+export function hiddenNote(hidden: readonly string[], chalk: ChalkInstance): string {
+  const names = [...new Set(hidden)];
+  return names.length === 0 ? '' : chalk.dim(`(${names.length} column(s) hidden to fit: ${names.join(', ')}; --wide shows them)`);
 }
 
 /** A table line's width: the cells, one space either side of each, and a border between and around them. */
@@ -112,7 +117,7 @@ const tableWidth = (w: readonly number[]) => w.reduce((n, x) => n + x + 2, 0) + 
 const HARD_MIN = 3;
 /** Messages and locations are cut to this before a column is dropped. */
 const SOFT_MIN = 24;
-const UNINFORMATIVE = new Set(['', 'n/a', UNKNOWN, '-']);
+const UNINFORMATIVE = new Set(['', UNKNOWN, NOT_APPLICABLE, '-']);
 
 /** The narrowest width at which the middle-cut forms of a column's distinct values stay distinct. */
 function distinctWidth(values: readonly string[], natural: number): number {
@@ -129,7 +134,8 @@ function distinctWidth(values: readonly string[], natural: number): number {
  * (to a readable minimum), then whole columns go — those with nothing to say (every cell empty or
  * `n/a`), then by ascending priority — then the widest cells are cut with `CUT`; ids are shortened
  * in the middle and never until two look alike. No line is longer than the width, and a table that
- * lost columns says so under it, with `--wide` (docs/report.md, terminal width).
+ * lost columns says so under it, with `--wide` (or adds them to `opts.hidden`, for the output's
+ * one note: docs/report.md, terminal width).
  */
 export function fittedTable(head: readonly string[], rows: readonly (readonly string[])[], chalk: ChalkInstance, opts: FitOptions = {}): string {
   const fit: ColumnFit[] = head.map((_, i) => ({ ...(opts.columns?.[i] ?? {}) }));
@@ -182,7 +188,11 @@ export function fittedTable(head: readonly string[], rows: readonly (readonly st
   const lost = dropped.filter((i) => !rows.every((r) => UNINFORMATIVE.has(stripVTControlCharacters(r[i] ?? '').trim())));
   if (lost.length === 0) return t.toString();
   const names = lost.sort((a, b) => a - b).map((i) => (head[i] !== '' ? stripVTControlCharacters(head[i]!) : fit[i]!.kind === 'message' ? 'message' : `column ${i + 1}`));
-  return `${t.toString()}\n${chalk.dim(`(${lost.length} column(s) hidden to fit: ${names.join(', ')}; --wide shows them)`)}`;
+  if (opts.hidden) {
+    opts.hidden.push(...names);
+    return t.toString();
+  }
+  return `${t.toString()}\n${hiddenNote(names, chalk)}`;
 }
 
 /**

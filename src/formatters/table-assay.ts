@@ -6,14 +6,14 @@
 import type { ChalkInstance } from 'chalk';
 import type { Report } from '../report/report.js';
 import { isAssaySummary } from '../report/assay.js';
-import { safeText } from './safe.js';
+import { loc, safeText } from './safe.js';
 import { fittedTable, num as n } from './present.js';
 
 const TOOL_LIMIT = 10;
 
 
 /** The assay section, or '' when the report has no assay records. */
-export function assaySection(report: Report, chalk: ChalkInstance, width?: number): string {
+export function assaySection(report: Report, chalk: ChalkInstance, width?: number, hidden?: string[]): string {
   const a = report.records.assay;
   if (!isAssaySummary(a)) return '';
   const out: string[] = [];
@@ -29,15 +29,15 @@ export function assaySection(report: Report, chalk: ChalkInstance, width?: numbe
     String(a.byDecision.deny) + (a.byDecision.other ? ` (+${a.byDecision.other} other)` : ''),
     `${c.present} present · ${c.absent} absent · ${c.invalid} invalid · ${c.duplicated ?? 'n/a'} duplicated`,
   ]];
-  out.push(fittedTable(['valid', 'malformed', 'unsupported schema', 'inconsistent', 'allow', 'deny', 'correlation ids'], v, chalk, { width }));
+  out.push(fittedTable(['valid', 'malformed', 'unsupported schema', 'inconsistent', 'allow', 'deny', 'correlation ids'], v, chalk, { width, hidden }));
   // Tools and reasons in two tables: side by side, a tool's row would read as if it had that reason.
   if (a.byTool.length > 0) {
     const tools = a.byTool.slice(0, TOOL_LIMIT).map((tr) => [safeText(tr.tool, 60), String(tr.count)]);
     const more = Math.max(0, a.byTool.length - TOOL_LIMIT) + a.toolsOmitted;
-    out.push(fittedTable(['tool', 'records'], tools, chalk, { width }) + (more > 0 ? chalk.dim(`\n…and ${more} more tool(s) (see --format json)`) : ''));
+    out.push(fittedTable(['tool', 'records'], tools, chalk, { width, hidden }) + (more > 0 ? chalk.dim(`\n…and ${more} more tool(s) (see --format json)`) : ''));
   }
   if (a.byReason.length > 0) {
-    out.push(fittedTable(['reason', 'records'], a.byReason.map((rr) => [safeText(rr.reason, 60), String(rr.count)]), chalk, { width }));
+    out.push(fittedTable(['reason', 'records'], a.byReason.map((rr) => [safeText(rr.reason, 60), String(rr.count)]), chalk, { width, hidden }));
   }
   const d = a.delivery;
   if (d) {
@@ -50,7 +50,9 @@ export function assaySection(report: Report, chalk: ChalkInstance, width?: numbe
       ],
       ['no decision', d.unrecordedArrivals > 0 ? chalk.red(`${d.unrecordedArrivals} UNRECORDED_DELIVERY`) : '0', '—'],
     ];
-    out.push(fittedTable(['delivery audit', 'arrived upstream', 'not arrived'], m, chalk, { width }));
+    out.push(fittedTable(['delivery audit', 'arrived upstream', 'not arrived'], m, chalk, { width, hidden }));
   }
+  const sp = a.methodSpellings;
+  if (sp) out.push(chalk.yellow(`${sp.count} tools/call-shaped line(s) under another method spelling, the first at ${loc(sp.first)}: ignored (JSON-RPC methods are case-sensitive)`));
   return out.join('\n');
 }

@@ -12,15 +12,16 @@ import type { Formatter } from './types.js';
 import { loc, safeText } from './safe.js';
 import { assaySection } from './table-assay.js';
 import { gateVerdict } from './gate-text.js';
+import { deliveryVerdict } from './delivery-verdict.js';
 import { failureText } from './failure.js';
-import { crossedByBaseline, type ColumnFit, fittedTable, fitText, idCoverageText, msText, num, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
+import { crossedByBaseline, type ColumnFit, fittedTable, fitText, hiddenNote, beforeEndText, idCoverageText, msText, num, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
 import { worstScopes } from '../report/worst-scopes.js';
 import { NO_COLOR } from './plain.js';
 
 const LIST_LIMIT = 10;
 
 /** `manyFiles`: the run read more than one input, so an ordered channel's sides may be files read one after the other. */
-function channelSection(ch: ChannelReport, chalk: ChalkInstance, width: number | undefined, manyFiles: boolean): string {
+function channelSection(ch: ChannelReport, chalk: ChalkInstance, width: number | undefined, manyFiles: boolean, hidden: string[]): string {
   const out: string[] = [];
   out.push(chalk.bold.underline(`Channel ${safeText(ch.channel)}`) + chalk.dim(`  ${ch.scopeCount} scope(s)${ch.ordered ? ', ordered' : ''}`));
   const t: string[][] = [];
@@ -60,7 +61,7 @@ function channelSection(ch: ChannelReport, chalk: ChalkInstance, width: number |
             : 'FIFO is safe here',
     ],
   );
-  out.push(fittedTable(['', 'count', ''], t, chalk, { width }));
+  out.push(fittedTable(['', 'count', ''], t, chalk, { width, hidden }));
   if (ch.latencyByGroup.length > 0) {
     const [g0, g1] = ch.meaning.groupLabels;
     const lt: string[][] = [];
@@ -79,7 +80,11 @@ function channelSection(ch: ChannelReport, chalk: ChalkInstance, width: number |
     }
     out.push(chalk.bold('Latency') + (ch.latencyByGroup.length > 20 ? chalk.dim(` (first 20 of ${ch.latencyByGroup.length})`) : ''));
     // Dropped first on a narrow terminal: where the maximum is, the minimum, p90, the subgroup.
-    out.push(fittedTable([safeText(g0 ?? '', 40), safeText(g1 ?? '', 40), 'n', 'min', 'p50', 'p90', 'p99', 'max', 'max at'], lt, chalk, { width, drop: [8, 3, 5, 1] }));
+    const head = [safeText(g0 ?? '', 40), safeText(g1 ?? '', 40), 'n', 'min', 'p50', 'p90', 'p99', 'max', 'max at'];
+    // A profile with one group path has no subgroup: no second, unnamed column.
+    if (g1 === undefined && ch.latencyByGroup.every((g) => !g.subgroup)) {
+      out.push(fittedTable(head.filter((_, i) => i !== 1), lt.map((r) => r.filter((_, i) => i !== 1)), chalk, { width, drop: [7, 2, 4], hidden }));
+    } else out.push(fittedTable(head, lt, chalk, { width, drop: [8, 3, 5, 1], hidden }));
   }
   return out.join('\n');
 }
@@ -94,15 +99,17 @@ interface ListSpec {
 const MESSAGE_MAX = 2000;
 const LOC: ColumnFit = { kind: 'location' };
 
-function findingList(title: string, list: Finding[], total: number, row: (f: Finding) => string[], spec: ListSpec, chalk: ChalkInstance, width: number | undefined): string {
+function findingList(title: string, list: Finding[], total: number, row: (f: Finding) => string[], spec: ListSpec, chalk: ChalkInstance, width: number | undefined, hidden: string[]): string {
   if (total === 0) return '';
   const rows = list.slice(0, LIST_LIMIT).map(row);
   const more = total - Math.min(list.length, LIST_LIMIT);
-  return `${chalk.bold(title)}\n${fittedTable(spec.head, rows, chalk, { width, columns: spec.columns })}${more > 0 ? chalk.dim(`\n…and ${more} more (see --format json or callpair pairs)`) : ''}`;
+  return `${chalk.bold(title)}\n${fittedTable(spec.head, rows, chalk, { width, columns: spec.columns, hidden })}${more > 0 ? chalk.dim(`\n…and ${more} more (see --format json or callpair pairs)`) : ''}`;
 }
 
 function render(report: Report, chalk: ChalkInstance, width: number | undefined): string {
   const out: string[] = [];
+  /** The columns every table hid, for the one `--wide` note after the last table. */
+  const hidden: string[] = [];
   const tot = report.totals;
   out.push(
     chalk.bold(`callpair ${report.tool.version}`) +
@@ -110,11 +117,11 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
   );
   if (report.inputs.length > 1 && report.inputs.length <= 20) {
     const it = report.inputs.map((i) => [safeText(i.path, 80), i.profile, String(i.lines), String(i.records), String(i.ignored), String(i.malformed), String(i.oversized)]);
-    out.push(fittedTable(['input', 'profile', 'lines', 'records', 'ignored', 'malformed', 'oversized'], it, chalk, { width, drop: [6, 5, 4, 1] }));
+    out.push(fittedTable(['input', 'profile', 'lines', 'records', 'ignored', 'malformed', 'oversized'], it, chalk, { width, drop: [6, 5, 4, 1], hidden }));
   }
   if (report.channels.length === 0 && Object.keys(report.records).length === 0) out.push(chalk.yellow('No call events found.'));
-  for (const ch of report.channels) out.push('', channelSection(ch, chalk, width, report.inputs.length > 1));
-  const assay = assaySection(report, chalk, width);
+  for (const ch of report.channels) out.push('', channelSection(ch, chalk, width, report.inputs.length > 1, hidden));
+  const assay = assaySection(report, chalk, width, hidden);
   if (assay) out.push('', assay);
 
   const ws = worstScopes(report.channels, WORST_SCOPES_SHOWN);
@@ -125,7 +132,7 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
       '',
       chalk.bold('Worst scopes') +
         chalk.dim(` (${ws.list.length} of ${ws.troubled} with trouble${listed < all ? ` among the ${listed} listed of ${all}` : ''}; ${RANKING_TEXT})`),
-      fittedTable([...SCOPE_HEAD], ws.list.map((r) => scopeRow(r, (x) => safeText(x, 400))), chalk, { width, columns: [{ priority: 1 }, { kind: 'id' }, undefined, undefined, undefined, undefined, { priority: 0 }] }),
+      fittedTable([...SCOPE_HEAD], ws.list.map((r) => scopeRow(r, (x) => safeText(x, 400))), chalk, { width, columns: [{ priority: 1 }, { kind: 'id' }, undefined, undefined, undefined, undefined, { priority: 0 }], hidden }),
     );
   }
 
@@ -145,15 +152,17 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
       { head: ['terminal', 'caller', 'true request', 'FIFO would take'], columns: [LOC, { priority: 1 }, LOC, LOC] },
       chalk,
       width,
+      hidden,
     ),
     findingList(
       'Orphan requests (never closed)',
       by('ORPHAN_REQUEST'),
       count('ORPHAN_REQUEST'),
-      (f) => (f.code === 'ORPHAN_REQUEST' ? [loc(f.locations[0]), safeText(f.channel ?? ''), safeText(f.data.caller, 30), f.data.note ? safeText(f.data.note, 60) : f.data.reason === 'evicted' ? 'evicted' : `${msText(f.data.ageMs)} before end`] : []),
+      (f) => (f.code === 'ORPHAN_REQUEST' ? [loc(f.locations[0]), safeText(f.channel ?? ''), safeText(f.data.caller, 30), f.data.note ? safeText(f.data.note, 60) : f.data.reason === 'evicted' ? 'evicted' : beforeEndText(f.data.ageMs)] : []),
       { head: ['request', 'channel', 'caller', ''], columns: [LOC, { priority: 1 }, undefined, { priority: 2, kind: 'message' }] },
       chalk,
       width,
+      hidden,
     ),
     findingList(
       'Orphan responses (nothing could take them)',
@@ -163,6 +172,7 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
       { head: ['terminal', 'channel', 'caller', 'reason'], columns: [LOC, { priority: 1 }, undefined, { priority: 2, kind: 'message' }] },
       chalk,
       width,
+      hidden,
     ),
     findingList(
       'Ambiguous pairs',
@@ -172,6 +182,7 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
       { head: ['terminal', 'request taken', 'caller', ''], columns: [LOC, LOC, { priority: 1 }, { kind: 'message' }] },
       chalk,
       width,
+      hidden,
     ),
   ].filter(Boolean);
   if (sections.length) out.push('', sections.join('\n\n'));
@@ -210,11 +221,15 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
         `Since the baseline: ${b.counts.new} new, ${b.counts.fixed} fixed, ${b.counts.unchanged} unchanged finding(s)${b.complete ? '' : ' (listed findings only: a report left some out)'}${b.failOnNew ? '; the gate counts new findings only' : ''}`,
       );
     }
-    if (ft.length) out.push(fittedTable(keep.map((i) => head[i]!), ft.map((r) => keep.map((i) => r[i]!)), chalk, { width, columns: keep.map((i) => columns[i]) }));
+    if (ft.length) out.push(fittedTable(keep.map((i) => head[i]!), ft.map((r) => keep.map((i) => r[i]!)), chalk, { width, columns: keep.map((i) => columns[i]), hidden }));
   }
+  const note = hiddenNote(hidden, chalk);
+  if (note) out.push(note);
   for (const n of report.notes) out.push(chalk.dim(`note: ${safeText(n, 300)}`));
 
   const g = report.gate;
+  const delivery = deliveryVerdict(report);
+  if (delivery !== null) out.push('', delivery);
   const gateLine = g.passed ? chalk.green(gateVerdict(g)) : chalk.red(gateVerdict(g));
   out.push('', gateLine);
   return fitText(out.join('\n'), width) + '\n';

@@ -25,6 +25,8 @@ export interface AssaySummary {
   runs?: { callerHandshakes: number; upstreamHandshakes: number; callerIdsReused: number | null };
   /** JSON-RPC `tools/call` messages read per log (null: that log was not given). */
   calls: { caller: number | null; upstream: number | null; establishSkipped: number };
+  /** JSON-RPC lines whose method is `tools/call` spelled in another case: ignored, counted; `first` is the first one's location. Absent: none. */
+  methodSpellings?: { count: number; first: { path: string; line: number } };
   /** The delivery audit matrix (null: no upstream log, delivery not evaluated). */
   delivery: {
     allow: { records: number; arrived: number; notArrived: number };

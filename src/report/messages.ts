@@ -4,10 +4,14 @@
  * medium. Invalid ids never reach here (their data holds only reason, length and hash).
  */
 import type { Finding, FindingDataMap } from './findings.js';
+import { UNSTATED_CALLER } from '../model.js';
 import { safeText } from '../formatters/safe.js';
+import { beforeEndText } from '../formatters/duration.js';
 
-function ms(v: number | null): string {
-  return v === null ? 'unknown age' : `${Math.round(v)} ms`;
+
+/** ` for CALLER`, or what an unstated caller means: the terminal's record has no caller field (docs/inputs.md). */
+function forCaller(caller: string): string {
+  return caller === UNSTATED_CALLER ? ' (its record states no caller)' : ` for ${caller}`;
 }
 
 export function findingMessage(f: Finding): string {
@@ -16,17 +20,17 @@ export function findingMessage(f: Finding): string {
       if (f.data.note) return `${f.data.note} (${f.data.tool ? `tool ${f.data.tool}, ` : ''}caller ${f.data.caller})`;
       return f.data.reason === 'evicted'
         ? `request from ${f.data.caller} evicted while open (--max-open-calls reached)`
-        : `request from ${f.data.caller} never closed (${ms(f.data.ageMs)} before the end of its scope)`;
+        : `request from ${f.data.caller} never closed (${beforeEndText(f.data.ageMs)})`;
     case 'ORPHAN_RESPONSE':
       switch (f.data.reason) {
         case 'id-not-open':
-          return `${f.data.kind ?? 'terminal'} for ${f.data.caller} carries an id no open request has`;
+          return `${f.data.kind ?? 'terminal'}${forCaller(f.data.caller)} carries an id no open request has`;
         case 'id-already-closed':
-          return `${f.data.kind ?? 'terminal'} for ${f.data.caller} reuses the id of an already closed call`;
+          return `${f.data.kind ?? 'terminal'}${forCaller(f.data.caller)} reuses the id of an already closed call`;
         case 'signature-conflict':
-          return `${f.data.kind ?? 'terminal'} for ${f.data.caller} carries an open id whose call names other content`;
+          return `${f.data.kind ?? 'terminal'}${forCaller(f.data.caller)} carries an open id whose call names other content`;
         default:
-          return `${f.data.kind ?? 'terminal'} for ${f.data.caller} arrived with no open request to take it`;
+          return `${f.data.kind ?? 'terminal'}${forCaller(f.data.caller)} arrived with no open request to take it`;
       }
     case 'AMBIGUOUS_PAIR':
       return `paired by ${f.data.method} among ${f.data.candidates} candidates (caller ${f.data.caller})`;

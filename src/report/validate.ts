@@ -324,7 +324,7 @@ const assaySummary = obj({
       unrecordedArrivals: uint,
     }),
   ),
-});
+}, { methodSpellings: obj({ count: uint, first: obj({ path: str, line: uint }) }) });
 
 const records: Check = (v, w) => {
   if (!isObject(v)) bad(w, 'must be an object');

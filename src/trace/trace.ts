@@ -75,6 +75,20 @@ export interface TraceReport {
   calls: TraceCall[];
   /** Calls matched beyond `calls` (an id reused many times). */
   callsOmitted: number;
+  /** A `path:line` target no call holds: what that line is (absent when a call was found, or the target is an id). */
+  line?: TraceLine;
+}
+
+/**
+ * What a traced line is when it holds no call event: `read` (a record the profiles read and
+ * ignored: `kind` names it, e.g. `event "tool:pre"`), `blank`, `malformed` (not JSON), or
+ * `absent` (the file has fewer lines; `lines` says how many).
+ */
+export interface TraceLine {
+  state: 'read' | 'blank' | 'malformed' | 'absent';
+  kind: string | null;
+  profile: string | null;
+  lines?: number;
 }
 
 export interface TraceOptions extends AnalyzeOptions {
@@ -251,7 +265,7 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
     return true;
   };
 
-  await analyze({
+  const report = await analyze({
     ...opts,
     onChannels: (s) => {
       for (const [n, sp] of s) specs.set(n, sp);
@@ -369,5 +383,53 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
       opts.onFinding?.(f);
     },
   });
-  return { schema: TRACE_SCHEMA, tool: { name: 'callpair', version: VERSION }, target, calls: calls.map((p) => p.call), callsOmitted: omitted };
+  const out: TraceReport = { schema: TRACE_SCHEMA, tool: { name: 'callpair', version: VERSION }, target, calls: calls.map((p) => p.call), callsOmitted: omitted };
+  if (target.kind === 'location' && calls.length === 0) {
+    const input = report.inputs.find((i) => path.resolve(i.path) === path.resolve(target.path));
+    const line = await describeLine(target.path, target.line, input?.profile ?? null);
+    if (line) out.line = line;
+  }
+  return out;
+}
+
+/** A record's kind in a few words: the field a profile would have classified it by. */
+function recordKind(v: unknown): string {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return Array.isArray(v) ? 'a JSON array' : `a JSON ${v === null ? 'null' : typeof v}`;
+  const o = v as Record<string, unknown>;
+  const clip = (x: string) => (x.length > 80 ? `${x.slice(0, 80)}…` : x);
+  for (const k of ['event', 'method', 'type', 'kind']) if (typeof o[k] === 'string') return `${k} "${clip(o[k] as string)}"`;
+  const schema = typeof o.schema === 'string' ? o.schema : o.schema && typeof o.schema === 'object' && typeof (o.schema as Record<string, unknown>).name === 'string' ? ((o.schema as Record<string, unknown>).name as string) : null;
+  if (schema !== null) return `schema "${clip(schema)}"`;
+  const keys = Object.keys(o);
+  return keys.length === 0 ? 'an empty object' : `an object with ${keys.slice(0, 5).map(clip).join(', ')}${keys.length > 5 ? ', …' : ''}`;
+}
+
+/** Reads line `n` of a plain or gzip file (stdin and unreadable files: null). */
+async function describeLine(file: string, n: number, profile: string | null): Promise<TraceLine | null> {
+  if (file === '-') return null;
+  try {
+    const { createReadStream } = await import('node:fs');
+    const { createGunzip } = await import('node:zlib');
+    const { createInterface } = await import('node:readline');
+    const raw = createReadStream(file);
+    const rl = createInterface({ input: file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw, crlfDelay: Infinity });
+    let i = 0;
+    try {
+      for await (const text of rl) {
+        if (++i < n) continue;
+        if (text.trim() === '') return { state: 'blank', kind: null, profile };
+        try {
+          return { state: 'read', kind: recordKind(JSON.parse(text)), profile };
+        } catch {
+          return { state: 'malformed', kind: null, profile };
+        }
+      }
+    } finally {
+      rl.close();
+      raw.destroy();
+    }
+    return { state: 'absent', kind: null, profile, lines: i };
+  } catch {
+    return null;
+  }
 }

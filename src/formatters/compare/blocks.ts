@@ -156,7 +156,7 @@ function channelBlocks(ch: CompareChannel): Block[] {
     out.push(attributionTable(ch.attribution, safeText(rowLabel(ch.meaning), 40)));
     const unknown = ch.attribution.some((r) => (r.unknown.inputTokens > 0 && r.inputTokens !== null) || (r.unknown.outputTokens > 0 && r.outputTokens !== null));
     const notes: string[] = [];
-    if (unknown) notes.push('† some calls state no token count: the sum covers the calls that do (— when none does).');
+    if (unknown) notes.push('† some calls state no token count: the sum covers the calls that do (n/a when none does).');
     if (!ch.groundTruth) notes.push('Without ground truth the id strategy is the cascade id → signature → FIFO; differences are between guesses.');
     if (ch.callsFolded > 0) notes.push(`${ch.callsFolded} attributions of callers beyond the caller limit are folded into (other).`);
     for (const n of notes) out.push({ kind: 'text', text: n, tone: 'dim' });

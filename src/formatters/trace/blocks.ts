@@ -29,10 +29,26 @@ function targetText(t: TraceReport['target']): string {
   return t.kind === 'id' ? `id ${safeText(t.id, 130)}` : `${loc(t)}`;
 }
 
+/** Why a traced line holds no call: read and ignored (its record kind), blank, not JSON, or past the end. */
+function lineText(target: TraceReport['target'], l: NonNullable<TraceReport['line']>): string {
+  const at = targetText(target);
+  const by = l.profile ? ` by profile ${safeText(l.profile, 60)}` : '';
+  switch (l.state) {
+    case 'read':
+      return `No call at ${at}: the line was read and ignored${by}: its record (${safeText(l.kind ?? '', 120)}) is no request, interim or terminal of a channel.`;
+    case 'blank':
+      return `No call at ${at}: the line is blank.`;
+    case 'malformed':
+      return `No call at ${at}: the line is not JSON (a MALFORMED_LINE finding in analyze).`;
+    case 'absent':
+      return `No call at ${at}: the file has ${l.lines ?? 0} line(s).`;
+  }
+}
+
 export function traceBlocks(t: TraceReport): Block[] {
   const out: Block[] = [];
   if (t.calls.length === 0) {
-    out.push({ kind: 'text', text: `No call found for ${targetText(t.target)} (a line of a request, interim or terminal, or a correlation id).`, tone: 'warn' });
+    out.push({ kind: 'text', text: t.line ? lineText(t.target, t.line) : `No call found for ${targetText(t.target)} (a line of a request, interim or terminal, or a correlation id).`, tone: 'warn' });
     return out;
   }
   t.calls.forEach((c, i) => {

@@ -41,6 +41,13 @@ export { ASSAY_KEEP, DECISION_CHANNEL, DELIVERY_CHANNEL } from './channels.js';
 export { DEFAULT_CORRELATION_KEY, NOTE_ALLOWED_NOT_OBSERVED, NOTE_NO_DECISION_RECORD, RUN_SCOPE, type AssayOptions } from './options.js';
 export { jsonRpcKey, producerToolName } from './rpc.js';
 
+/** Every case spelling of `tools/call` but the exact one (2^9 − 1: its nine letters each either case). */
+const TOOLS_CALL_SPELLINGS: readonly string[] = (() => {
+  let out = [''];
+  for (const ch of 'tools/call') out = out.flatMap((p) => (ch.toLowerCase() === ch.toUpperCase() ? [p + ch] : [p + ch, p + ch.toUpperCase()]));
+  return out.filter((v) => v !== 'tools/call');
+})();
+
 export function assayProfile(options: Record<string, unknown> = {}): Profile {
   const run = new AssayRun(options as AssayOptions);
   return {
@@ -50,8 +57,9 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
     needles: ASSAY_NEEDLES,
     classify: {
       capture: { key: 'schema', prefixes: ['assay.'], other: 'unclaimed', absent: 'unclaimed', unique: assayUnique('capture', run.key) },
-      caller: { key: 'method', values: ['tools/call', 'initialize'], other: 'ignored', absent: 'ignored', unique: assayUnique('rpc', run.key) },
-      upstream: { key: 'method', values: ['tools/call', 'initialize'], other: 'ignored', absent: 'ignored', unique: assayUnique('rpc', run.key) },
+      // Every other case spelling of tools/call is read too (after the exact one), to be noted, never paired.
+      caller: { key: 'method', values: ['tools/call', 'initialize', ...TOOLS_CALL_SPELLINGS], other: 'ignored', absent: 'ignored', unique: assayUnique('rpc', run.key) },
+      upstream: { key: 'method', values: ['tools/call', 'initialize', ...TOOLS_CALL_SPELLINGS], other: 'ignored', absent: 'ignored', unique: assayUnique('rpc', run.key) },
     },
     keep: ASSAY_KEEP,
     open(source: Source, ctx: ProfileContext): RecordHandler | null {

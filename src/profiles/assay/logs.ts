@@ -14,7 +14,13 @@ import { checkJsonRpcId, producerToolName, rpcKeyOf, type RpcCall } from './rpc.
 import type { AssayRun } from './run.js';
 
 export function readCall(run: AssayRun, obj: Record<string, unknown>, loc: Loc, channel: string, ctx: ProfileContext): RpcCall | 'establish' | null {
-  if (obj.method !== 'tools/call') return null;
+  if (obj.method !== 'tools/call') {
+    // JSON-RPC methods are case-sensitive: another spelling is no call, but it is said (a note).
+    if (typeof obj.method === 'string' && obj.method.toLowerCase() === 'tools/call') {
+      if (run.methodSpellings++ === 0) run.methodSpellingFirst = loc;
+    }
+    return null;
+  }
   const hasId = Object.prototype.hasOwnProperty.call(obj, 'id');
   const id = hasId ? obj.id : undefined;
   if (typeof id === 'string' && id.startsWith(RESERVED_ID_PREFIX)) return 'establish';

@@ -51,6 +51,9 @@ export class AssayRun {
   callerCalls = 0;
   upstreamCalls = 0;
   establishSkipped = 0;
+  /** `tools/call`-shaped lines whose method is spelled otherwise (`TOOLS/CALL`): ignored, counted, the first located. */
+  methodSpellings = 0;
+  methodSpellingFirst: Loc | null = null;
   /** `initialize` requests per log: more than one is several runs in one file set. */
   readonly handshakes = { caller: 0, upstream: 0 };
   /** Caller JSON-RPC ids seen, and how many calls reused one (several runs, or a caller bug). */

@@ -12,6 +12,7 @@ export function assayNotes(run: AssayRun): NoteCode[] {
   if (run.deliveryEval && (!run.decisionEval || run.callerCalls === 0) && run.recordsWithoutId > 0) out.push('assay-bypass-needs-ids');
   if (run.decisionEval && !run.deliveryEval) out.push('assay-delivery-not-audited');
   if (run.severalRuns()) out.push('assay-several-runs');
+  if (run.methodSpellings > 0) out.push('assay-method-spelling');
   return out;
 }
 
@@ -40,6 +41,7 @@ export function assaySummary(run: AssayRun): AssaySummary | undefined {
     correlationIds: { ...run.corr, duplicated: run.seenCorrFull ? null : run.corr.duplicated },
     runs: { callerHandshakes: run.handshakes.caller, upstreamHandshakes: run.handshakes.upstream, callerIdsReused: run.callerIdsFull ? null : run.callerIdsReused },
     calls: { caller: run.roles.caller ? run.callerCalls : null, upstream: run.roles.upstream ? run.upstreamCalls : null, establishSkipped: run.establishSkipped },
+    ...(run.methodSpellingFirst ? { methodSpellings: { count: run.methodSpellings, first: run.methodSpellingFirst } } : {}),
     delivery: run.deliveryEval
       ? {
           allow: { records: run.allowRecords, arrived: run.allowArrived, notArrived: run.allowRecords - run.allowArrived },

@@ -1,0 +1,29 @@
+/** Assay logs: a tools/call-shaped line under another method spelling is ignored, counted and noted with its location. */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { Chalk } from 'chalk';
+import { analyze } from '../../analyze.js';
+import { table } from '../../formatters/table.js';
+import { noteText } from '../../report/notes.js';
+import { reportProblem } from '../../report/validate.js';
+import { fixture, tmpDir, writeCapture } from '../../../test/helpers.js';
+
+describe('tools/call under another method spelling', () => {
+  it('TOOLS/CALL and Tools/Call on the upstream: not read as calls, counted, the first located, a note; the report validates', async () => {
+    const dir = tmpDir();
+    const up = readFileSync(fixture('assay/run-ids.upstream.jsonl'), 'utf8').trim().split('\n');
+    const odd = (m: string, id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: m, params: { name: 'github.delete_repo', arguments: {} } });
+    const upstream = writeCapture([...up, odd('TOOLS/CALL', 91), odd('Tools/Call', 92)], 'u.jsonl', dir);
+    const plain = await analyze({ inputs: [fixture('assay/run-ids.decisions.ndjson')], caller: [fixture('assay/run-ids.caller.jsonl')], upstream: [fixture('assay/run-ids.upstream.jsonl')] });
+    const report = await analyze({ inputs: [fixture('assay/run-ids.decisions.ndjson')], caller: [fixture('assay/run-ids.caller.jsonl')], upstream: [upstream] });
+    const a = report.records.assay as { calls: { upstream: number }; methodSpellings?: { count: number; first: { path: string; line: number } } };
+    expect(a.calls.upstream).toBe((plain.records.assay as { calls: { upstream: number } }).calls.upstream);
+    expect(a.methodSpellings).toEqual({ count: 2, first: { path: upstream, line: up.length + 1 } });
+    expect(report.notes).toContain(noteText('assay-method-spelling'));
+    expect(report.findingCounts).toEqual(plain.findingCounts);
+    expect(reportProblem(JSON.parse(JSON.stringify(report)))).toBeNull();
+    expect(table.render(report, { chalk: new Chalk({ level: 0 }), cwd: process.cwd() })).toContain(`2 tools/call-shaped line(s) under another method spelling, the first at ${upstream}:${up.length + 1}`);
+    expect((plain.records.assay as Record<string, unknown>).methodSpellings).toBeUndefined();
+    expect(plain.notes).not.toContain(noteText('assay-method-spelling'));
+  });
+});

@@ -21,7 +21,7 @@ export default defineConfig({
     projects: [
       // One module graph per worker, not per file (isolate: false): importing src/ again for every
       // file cost ~0.5 s of CPU a file. No test changes process-wide state (env, cwd, globals,
-      // unrestored mocks); test/helpers.ts's clock is reset by the files that read it.
+      // unrestored mocks); a file whose assertions depend on test/helpers.ts's clock resets it.
       { extends: true, test: { name: 'suite', isolate: false, include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: ALONE } },
       { extends: true, test: { name: 'alone', include: ALONE, fileParallelism: false } },
     ],

@@ -32,6 +32,18 @@ function recording(cmd: CommandModule, known: Set<string>): CommandModule {
 }
 
 /**
+ * After a command's handler has started, yargs renders that command's help and keeps it, for a
+ * `showHelp()` the handler might call later. callpair's handlers never do (a failure is one line:
+ * the `fail` below), and the rendering (string-width over every help row) is ~60 ms of CPU on
+ * every run that goes through yargs, about a fifth of its start-up. It is skipped.
+ */
+function skipHelpCache(y: Argv): void {
+  const internal = y as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } };
+  const usage = internal.getInternalMethods?.().getUsageInstance?.();
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => undefined;
+}
+
+/**
  * The CLI. `onRun`, for tests only, replaces every command's handler: it receives the parsed
  * arguments instead of the command running (test/fast-path.test.ts compares them with the fast path's).
  */
@@ -43,6 +55,7 @@ export function buildCli(argv: string[], onRun?: (args: Record<string, unknown>)
     .strict()
     // Help text depends on no machine: a fixed width unless stdout is a terminal.
     .wrap(process.stdout.isTTY ? Math.min(110, process.stdout.columns || 100) : 100);
+  skipHelpCache(y);
   for (const c of COMMANDS) y = y.command(recording(onRun ? { ...c, handler: (a) => onRun(a as Record<string, unknown>) } : c, known));
   return y
     .demandCommand(1, 'name a command')

@@ -193,6 +193,36 @@ describe('merge: every profile whose records are counts', () => {
     });
   }
 
+  it('IDS_NEVER_MATCH is a property of the whole run: a shard that never paired by id does not carry it into a merge whose other shards did, and shards that all never paired merge into the one run', async () => {
+    const dir = tmpDir();
+    const lines = readFileSync(path.resolve('fixtures/custom/ids/calls.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const a = path.join(dir, 'a.jsonl');
+    const b = path.join(dir, 'b.jsonl');
+    writeFileSync(a, `${lines[0]}\n${lines[2]}\n`);
+    writeFileSync(b, `${lines[1]}\n${lines[3]}\n`);
+    for (const [name, expectFinding] of [['number-and-string.json', true], ['matching.json', false]] as const) {
+      const spec = JSON.parse(readFileSync(path.resolve('fixtures/custom/ids', name), 'utf8')) as Record<string, unknown>;
+      const profile = path.join(dir, name);
+      writeFileSync(profile, JSON.stringify({ ...spec, scope: { from: 'file' } }));
+      const whole = await analyze({ inputs: [a, b], profile });
+      expect((whole.findingCounts.IDS_NEVER_MATCH ?? 0) > 0).toBe(expectFinding);
+      const shards = await Promise.all([a, b].map((f) => analyze({ inputs: [f], profile })));
+      expect(safeJson(mergeReports(shards.map(roundTrip)))).toBe(safeJson(whole));
+      expect(safeJson(mergeReports([...shards].reverse().map(roundTrip)))).toBe(safeJson(whole));
+    }
+    // One shard that paired by id (the matching profile's) and one that did not: the merge has none.
+    const spec = JSON.parse(readFileSync(path.resolve('fixtures/custom/ids/number-and-string.json'), 'utf8')) as Record<string, unknown>;
+    const profile = path.join(dir, 'mixed.json');
+    writeFileSync(profile, JSON.stringify({ ...spec, scope: { from: 'file' } }));
+    const c = path.join(dir, 'c.jsonl');
+    writeFileSync(c, '{"kind":"req","id":7,"t":"2026-01-01T00:00:01.000Z"}\n{"kind":"res","id":7,"t":"2026-01-01T00:00:01.200Z"}\n');
+    const whole = await analyze({ inputs: [a, c], profile });
+    expect(whole.findingCounts.IDS_NEVER_MATCH).toBeUndefined();
+    const shards = await Promise.all([a, c].map((f) => analyze({ inputs: [f], profile })));
+    expect(shards[0]!.findingCounts.IDS_NEVER_MATCH).toBe(1);
+    expect(safeJson(mergeReports(shards.map(roundTrip)))).toBe(safeJson(whole));
+  });
+
   it('custom profile shards (one connection each) merge into the bytes of one run, records summed', async () => {
     const dir = tmpDir();
     const profile = path.resolve('fixtures/custom/http-profile.json');

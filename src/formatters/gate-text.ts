@@ -29,6 +29,7 @@ export function checkValue(v: number | string | null): string {
 const UNKNOWN_TEXT: Record<GateUnknown, string> = {
   'no-requests': 'cannot be evaluated: no requests',
   'ids-undeclared': 'cannot be evaluated: a profile declares no correlation id',
+  'no-id-pairs': 'cannot be evaluated: no pair by id to hold FIFO against',
 };
 
 /** What a finding check counts, for `2 new warnings`: a severity's findings, or a code's. */

@@ -56,9 +56,11 @@ function channelSection(ch: ChannelReport, chalk: ChalkInstance, width: number |
         ? 'terminal order is arbitrary'
         : ch.ordered && ch.latencyMs === null && manyFiles
           ? 'ordered: sides read file after file'
-          : ch.maxInFlight > 1
-            ? 'FIFO is unsafe here'
-            : 'FIFO is safe here',
+          : ch.pairs.total > 0 && ch.pairs.byMethod.record === ch.pairs.total && ch.orphanRequests === 0 && ch.orphanResponses === 0
+            ? 'each call is one record: none paired by order'
+            : ch.maxInFlight > 1
+              ? 'FIFO is unsafe here'
+              : 'FIFO is safe here',
     ],
   );
   out.push(fittedTable(['', 'count', ''], t, chalk, { width, hidden }));

@@ -56,6 +56,8 @@ export class ReportMerger {
   /** SPLIT_SCOPE findings the inputs already carry (merges of merges): channel\0scope → reports. */
   private readonly splitIn = new Map<string, { reports: number; inputs: number }>();
   private readonly notes = new Set<string>();
+  /** The shards' IDS_NEVER_MATCH by channel: whether an id ever paired is a property of the whole run (recomputed). */
+  private readonly neverMatch = new Map<string, Array<Extract<Finding, { code: 'IDS_NEVER_MATCH' }>>>();
   private readonly records = new Map<string, Record<string, number>>();
   /** The profile a shard's NO_CALL_EVENTS named (the finding is a property of the whole run: recomputed). */
   private emptyProfile: string | null = null;
@@ -77,12 +79,19 @@ export class ReportMerger {
     const data = new Map(r.mergeData.channels.map((d) => [d.channel, d] as const));
     for (const ch of r.channels) this.addChannel(ch, data.get(ch.channel), label);
     for (const [code, n] of Object.entries(r.findingCounts)) {
-      if (!isFindingCode(code) || code === 'SPLIT_SCOPE' || code === 'NO_CALL_EVENTS') continue;
+      if (!isFindingCode(code) || code === 'SPLIT_SCOPE' || code === 'NO_CALL_EVENTS' || code === 'IDS_NEVER_MATCH') continue;
       this.counts.set(code, (this.counts.get(code) ?? 0) + (n ?? 0));
     }
     for (const f of r.findings) {
       if (f.code === 'NO_CALL_EVENTS') {
         this.emptyProfile ??= f.data.profile;
+        continue;
+      }
+      if (f.code === 'IDS_NEVER_MATCH') {
+        const k = f.channel ?? '';
+        const list = this.neverMatch.get(k) ?? [];
+        list.push(f);
+        this.neverMatch.set(k, list);
         continue;
       }
       if (f.code === 'SPLIT_SCOPE') {
@@ -216,6 +225,13 @@ export class ReportMerger {
     if (splitList.length > 0) {
       this.counts.set('SPLIT_SCOPE', splitList.length);
       this.findings.set('SPLIT_SCOPE', splitList);
+    }
+
+    // IDS_NEVER_MATCH is about the whole run: it holds only if no shard paired by id.
+    const never = neverMatchOf(this.neverMatch, channels);
+    if (never.length > 0) {
+      this.findings.set('IDS_NEVER_MATCH', never);
+      this.counts.set('IDS_NEVER_MATCH', never.length);
     }
 
     // NO_CALL_EVENTS is about the whole run: nothing in any shard.
@@ -353,4 +369,26 @@ function mergeStats(a: LatencyStats | null, b: LatencyStats | null): LatencyStat
     minAt: lowFirst ? a.minAt : b.minAt,
     maxAt: highFirst ? a.maxAt : b.maxAt,
   };
+}
+
+/**
+ * IDS_NEVER_MATCH over merged shards: a channel keeps it only when the merged channel has requests,
+ * terminals and not one pair by id (then every shard that saw both sides reported it). Its counts
+ * are the sums over the shards that reported it, the reason is decided again from them, and the
+ * location is the first of theirs: the same whatever the shard order.
+ */
+function neverMatchOf(byChannel: ReadonlyMap<string, Array<Extract<Finding, { code: 'IDS_NEVER_MATCH' }>>>, channels: readonly ChannelReport[]): Finding[] {
+  const out: Finding[] = [];
+  for (const ch of channels) {
+    const list = byChannel.get(ch.channel);
+    if (!list || ch.requests === 0 || ch.terminals === 0 || ch.pairs.byMethod.id > 0) continue;
+    const q = list.reduce((n, f) => n + f.data.requestsWithId, 0);
+    const t = list.reduce((n, f) => n + f.data.terminalsWithId, 0);
+    const fields = [...new Set(list.flatMap((f) => f.data.field.split(', ')))].sort();
+    const locs = list.flatMap((f) => f.locations).sort(compareLocs);
+    const reason = q > 0 && t > 0 ? 'never-match' : 'missing';
+    const side = reason === 'never-match' || (q === 0 && t === 0) ? 'both' : q === 0 ? 'requests' : 'terminals';
+    out.push(finding('IDS_NEVER_MATCH', { channel: ch.channel, locations: locs.slice(0, 1) }, { reason, side, field: fields.join(', '), requestsWithId: q, terminalsWithId: t }));
+  }
+  return out;
 }

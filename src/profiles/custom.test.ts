@@ -69,7 +69,7 @@ describe('custom profile: an id that never pairs is a finding', () => {
     const f = codes(r);
     expect(f).toHaveLength(1);
     expect(f[0]).toMatchObject({ channel: 'calls', data: { reason: 'missing', side: 'terminals', field: 'roles[1].id', requestsWithId: 2, terminalsWithId: 0 } });
-    expect(f[0]!.message).toBe('profile field roles[1].id: the terminals never carry an id (a wrong path?); nothing paired by id');
+    expect(f[0]!.message).toBe('profile field roles[1].id: the terminals never carry an id (a wrong path? or ids that are no valid correlation id, INVALID_ID: numbers need "idKind": "protocol"); nothing paired by id');
   });
 
   it('ids that pair: no finding', async () => {

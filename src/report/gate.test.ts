@@ -79,9 +79,10 @@ describe('evaluateGate', () => {
     expect(evaluateGate({ minIdCoverage: 0.5 }, {}, []).checks[1]).toMatchObject({ actual: null, passed: false });
   });
 
-  it('a crossed rate with nothing comparable passes (unknown, not 0)', () => {
+  it('a crossed rate with nothing comparable cannot be evaluated: unknown (not 0), and the check fails', () => {
     const g = evaluateGate({ maxCrossedRate: 0 }, {}, [channel({ crossed: { comparable: 0, fifo: 0, signature: 0, fifoRate: null, signatureRate: null } })]);
-    expect(g.checks[1]).toMatchObject({ actual: null, passed: true });
+    expect(g.checks[1]).toMatchObject({ actual: null, passed: false, unknown: 'no-id-pairs' });
+    expect(g.passed).toBe(false);
   });
 
   it('throws on bad option values instead of passing silently', () => {

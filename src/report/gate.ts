@@ -35,14 +35,15 @@ export interface GateCheck {
   codes: FindingCode[];
   /**
    * Why the check cannot be evaluated (`actual` is null and the check fails: no evidence is no pass,
-   * docs/ci.md): `no-requests`, or `ids-undeclared` (a channel with requests whose profile names no id).
+   * docs/ci.md): `no-requests`, `ids-undeclared` (a channel with requests whose profile names no id),
+   * or `no-id-pairs` (the crossed rate: no pair by id whose FIFO partner could be compared).
    */
   unknown?: GateUnknown;
   /** `--fail-on-new`: this finding check counted the findings new since the baseline only (`actual` is how many are new). */
   counted?: 'new';
 }
 
-export const GATE_UNKNOWNS = ['no-requests', 'ids-undeclared'] as const;
+export const GATE_UNKNOWNS = ['no-requests', 'ids-undeclared', 'no-id-pairs'] as const;
 export type GateUnknown = (typeof GATE_UNKNOWNS)[number];
 
 export interface Gate {
@@ -145,8 +146,9 @@ export function evaluateGate(
   if (opts.maxCrossedRate !== undefined) {
     const comparable = sum((c) => c.crossed.comparable);
     const crossed = sum((c) => c.crossed.fifo);
+    // No pair by id to hold FIFO against: the rate is unknown, and a gate on it does not pass on no evidence.
     const actual = comparable === 0 ? null : Math.round((crossed / comparable) * 1e6) / 1e6;
-    checks.push({ name: 'max-crossed-rate', limit: opts.maxCrossedRate, actual, passed: actual === null || actual <= opts.maxCrossedRate, op: '<=', codes: ['CROSSED_PAIR'] });
+    checks.push({ name: 'max-crossed-rate', limit: opts.maxCrossedRate, actual, passed: actual !== null && actual <= opts.maxCrossedRate, op: '<=', codes: ['CROSSED_PAIR'], ...(actual === null ? { unknown: 'no-id-pairs' as const } : {}) });
   }
   if (opts.maxOrphanRequests !== undefined) {
     const actual = sum((c) => c.orphanRequests);

@@ -60,7 +60,7 @@ export function findingMessage(f: Finding): string {
     case 'IDS_NEVER_MATCH':
       return f.data.reason === 'never-match'
         ? `profile field ${f.data.field}: ${f.data.requestsWithId} request(s) and ${f.data.terminalsWithId} terminal(s) carry ids, and none ever matched (a number on one side, a string on the other? another key?); nothing paired by id`
-        : `profile field ${f.data.field}: the ${f.data.side} never carry an id (a wrong path?); nothing paired by id`;
+        : `profile field ${f.data.field}: ${f.data.side === 'both' ? 'neither requests nor terminals carry' : `the ${f.data.side} never carry`} an id (a wrong path? or ids that are no valid correlation id, INVALID_ID: numbers need "idKind": "protocol"); nothing paired by id`;
     case 'UNREADABLE_TIME':
       return `profile field ${f.data.field}: a time present in this record is in none of the formats the field accepts; no time there`;
     case 'MALFORMED_LINE':

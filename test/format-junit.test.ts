@@ -88,6 +88,20 @@ describe('junit in a JUnit reader (test-results-parser)', () => {
     expect(doc.testsuites.testsuite[0].testcase[0]['@classname']).toBe(`callpair.${files[0]}.llm`);
   });
 
+  it('a failing finding of a channel with no events (an Assay run with an empty upstream log) fails a case of its own, as the gate does', async () => {
+    const dir = tmpDir();
+    const upstream = path.join(dir, 'upstream.jsonl');
+    writeFileSync(upstream, '');
+    const report = await analyze({ inputs: [path.resolve('fixtures/assay/run-ids.decisions.ndjson')], caller: [path.resolve('fixtures/assay/run-ids.caller.jsonl')], upstream: [upstream] });
+    expect(report.gate.passed).toBe(false);
+    expect(report.findingCounts.DELIVERY_UNVERIFIED).toBeGreaterThan(0);
+    const file = path.join(dir, 'callpair.junit.xml');
+    writeFileSync(file, renderJunit(report));
+    const { parse: readJunit } = createRequire(import.meta.url)('test-results-parser') as { parse(o: { type: string; files: string[] }): JunitResult };
+    const result = readJunit({ type: 'junit', files: [file] });
+    expect(result.failed).toBeGreaterThanOrEqual(1);
+  });
+
   it('120 cases over 40 captures: each capture and channel has its own classname, every case a distinct key and a duration', async () => {
     const dir = tmpDir();
     resetClock();

@@ -123,7 +123,11 @@ export function renderJunit(report: Report): string {
   // Run totals per channel (the same on every suite): calls and failed outcomes.
   for (const input of inputs) for (const t of channelTotals(report)) input.props.push([`channel.${t.channel}.pairs`, t.pairs], [`channel.${t.channel}.failed`, t.failed]);
   const checks = offendersByCheck(report);
-  const channels: Array<string | null> = report.channels.length > 0 ? report.channels.map((c) => c.channel) : [null];
+  // The channels with events, then any channel an offender names that has none (an Assay side with
+  // no message: its DELIVERY_UNVERIFIED must fail a case of its own, never land nowhere).
+  const named = report.channels.map((c) => c.channel);
+  for (const c of checks) for (const f of c.all) if (f.channel !== null && !named.includes(f.channel)) named.push(f.channel);
+  const channels: Array<string | null> = named.length > 0 ? named : [null];
   const classname = (input: string | null, channel: string | null) => ['callpair', input, channel].filter((p) => p !== null).join('.');
   for (const input of inputs) {
     const cases = casesFor(checks, input.path, channels);

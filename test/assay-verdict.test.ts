@@ -35,6 +35,20 @@ describe('the delivery audit verdict line', () => {
     expect(v.markdown.split('\n')).toContain(line);
   });
 
+  it('an upstream line holding its method twice (DUPLICATE_KEY): could not verify, never verified above a failing gate', async () => {
+    const dir = tmpDir();
+    const decisions = writeCapture([lines('assay/run-ids.decisions.ndjson')[0]!], 'd.ndjson', dir);
+    const call = JSON.parse(lines('assay/run-ids.upstream.jsonl')[4]!) as Record<string, unknown>;
+    const twice = JSON.stringify(call).replace('"method":"tools/call"', '"method":"tools/call","method":"tools/list"');
+    expect(twice).not.toBe(JSON.stringify(call));
+    const upstream = writeCapture([INIT, JSON.stringify(call), twice], 'u.jsonl', dir);
+    const v = await views({ inputs: [decisions], upstream: [upstream] });
+    expect(v.report.findingCounts.DUPLICATE_KEY).toBe(1);
+    expect(v.report.gate.passed).toBe(false);
+    expect(v.table).toContain('delivery audit: could not verify');
+    expect(v.table).not.toContain('delivery audit: verified');
+  });
+
   it('a denied call that reached the upstream: violated, with the codes counted', async () => {
     const v = await views({ inputs: [fixture('assay/run-ids.decisions.ndjson')], caller: [fixture('assay/run-ids.caller.jsonl')], upstream: [fixture('assay/run-ids.upstream.jsonl')] });
     const line = 'delivery audit: violated (1 DENIED_BUT_DELIVERED, 1 UNRECORDED_DELIVERY)';

@@ -19,5 +19,8 @@ export function deliveryVerdict(report: Report): string | null {
   const violations = (['DENIED_BUT_DELIVERED', 'UNRECORDED_DELIVERY'] as const).filter((c) => count(c) > 0).map((c) => `${count(c)} ${c}`);
   if (violations.length > 0) return `delivery audit: violated (${violations.join(', ')}${unverified > 0 ? `; ${unverifiedText}` : ''})`;
   if (unverified > 0) return `delivery audit: could not verify — ${unverifiedText}`;
+  // An Assay line the audit reads holding a key twice: a parser keeping the first reads another message.
+  const dup = report.findingCounts.DUPLICATE_KEY ?? 0;
+  if (dup > 0) return `delivery audit: could not verify — ${dup} DUPLICATE_KEY`;
   return `delivery audit: verified (${d.deny.records} deny and ${d.allow.records} allow record(s) against ${a.calls.upstream ?? 0} upstream call(s))`;
 }

@@ -165,6 +165,7 @@ export const UNVERIFIED_CAUSES = [
   'caller-log-empty',
   'ambiguous-pairing',
   'no-json-rpc',
+  'method-spelling',
 ] as const;
 export type UnverifiedCause = (typeof UNVERIFIED_CAUSES)[number];
 

@@ -59,7 +59,7 @@ export function findingMessage(f: Finding): string {
       return `terminal stamped ${f.data.skewMs} ms before its request (request ${new Date(f.data.requestTime).toISOString()}, terminal ${new Date(f.data.terminalTime).toISOString()}): clocks disagree; latency left out of the percentiles, times not corrected`;
     case 'IDS_NEVER_MATCH':
       return f.data.reason === 'never-match'
-        ? `profile field ${f.data.field}: ${f.data.requestsWithId} request(s) and ${f.data.terminalsWithId} terminal(s) carry ids, and none ever matched (a number on one side, a string on the other? another key?); nothing paired by id`
+        ? `profile field ${f.data.field}: ${f.data.requestsWithId} request(s) and ${f.data.terminalsWithId} terminal(s) carry ids, and none paired by id (a number on one side, a string on the other? another key? terminals written before their requests?)`
         : `profile field ${f.data.field}: ${f.data.side === 'both' ? 'neither requests nor terminals carry' : `the ${f.data.side} never carry`} an id (a wrong path? or ids that are no valid correlation id, INVALID_ID: numbers need "idKind": "protocol"); nothing paired by id`;
     case 'UNREADABLE_TIME':
       return `profile field ${f.data.field}: a time present in this record is in none of the formats the field accepts; no time there`;
@@ -124,6 +124,8 @@ function unverifiedText(d: FindingDataMap['DELIVERY_UNVERIFIED']): string {
       return `the caller log${where} holds no tools/call: decision records without a correlation id cannot be chained to arrivals`;
     case 'ambiguous-pairing':
       return `${d.count} deny record(s) without a correlation id were paired with a caller call only by order (across files, or among several candidates): which call was denied is not known`;
+    case 'method-spelling':
+      return `${d.count} upstream line(s)${where} tools/call-shaped under another method spelling (e.g. TOOLS/CALL): not read as arrivals, but a lenient server may have run them`;
     case 'no-json-rpc':
       return `--${d.reason ?? 'upstream'} log${where} holds no JSON-RPC message: that side of the audit is missing`;
   }

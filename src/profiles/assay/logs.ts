@@ -18,6 +18,8 @@ export function readCall(run: AssayRun, obj: Record<string, unknown>, loc: Loc, 
     // JSON-RPC methods are case-sensitive: another spelling is no call, but it is said (a note).
     if (typeof obj.method === 'string' && obj.method.toLowerCase() === 'tools/call') {
       if (run.methodSpellings++ === 0) run.methodSpellingFirst = loc;
+      // On the upstream side such a line may still be a delivery (a lenient server): fail closed.
+      if (channel === DELIVERY_CHANNEL.name) run.unverify('method-spelling', loc, { path: loc.path });
     }
     return null;
   }

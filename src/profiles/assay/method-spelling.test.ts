@@ -9,7 +9,7 @@ import { reportProblem } from '../../report/validate.js';
 import { fixture, tmpDir, writeCapture } from '../../../test/helpers.js';
 
 describe('tools/call under another method spelling', () => {
-  it('TOOLS/CALL and Tools/Call on the upstream: not read as calls, counted, the first located, a note; the report validates', async () => {
+  it('TOOLS/CALL and Tools/Call on the upstream: not read as calls, counted, the first located, a note, DELIVERY_UNVERIFIED (method-spelling); the report validates', async () => {
     const dir = tmpDir();
     const up = readFileSync(fixture('assay/run-ids.upstream.jsonl'), 'utf8').trim().split('\n');
     const odd = (m: string, id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: m, params: { name: 'github.delete_repo', arguments: {} } });
@@ -20,7 +20,11 @@ describe('tools/call under another method spelling', () => {
     expect(a.calls.upstream).toBe((plain.records.assay as { calls: { upstream: number } }).calls.upstream);
     expect(a.methodSpellings).toEqual({ count: 2, first: { path: upstream, line: up.length + 1 } });
     expect(report.notes).toContain(noteText('assay-method-spelling'));
-    expect(report.findingCounts).toEqual(plain.findingCounts);
+    // On the upstream such a line may still have been run by a lenient server: the audit fails closed.
+    expect(report.findingCounts).toEqual({ ...plain.findingCounts, DELIVERY_UNVERIFIED: (plain.findingCounts.DELIVERY_UNVERIFIED ?? 0) + 1 });
+    const u = report.findings.find((f) => f.code === 'DELIVERY_UNVERIFIED' && f.data.cause === 'method-spelling');
+    expect(u?.data).toMatchObject({ cause: 'method-spelling', count: 2, path: upstream });
+    expect(report.gate.passed).toBe(false);
     expect(reportProblem(JSON.parse(JSON.stringify(report)))).toBeNull();
     expect(table.render(report, { chalk: new Chalk({ level: 0 }), cwd: process.cwd() })).toContain(`2 tools/call-shaped line(s) under another method spelling, the first at ${upstream}:${up.length + 1}`);
     expect((plain.records.assay as Record<string, unknown>).methodSpellings).toBeUndefined();

@@ -4,7 +4,7 @@
  * `callpair merge` gives the bytes of one run. scripts/ensure-scale-out.sh (pretest) installs
  * Debian's `parallel` and `python3-distributed` when missing; the GNU parallel test never skips,
  * the Dask test skips only where Dask cannot be imported. The Kubernetes and GitHub Actions
- * manifests of the docs are parsed and checked.
+ * manifests the page links (examples/k8s, examples/github) are parsed and checked.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -70,9 +70,8 @@ ${callpair} merge shards/*.json -o merged.json || [ $? -eq 1 ]`;
     expect(none.stderr).toContain('python3-distributed');
   });
 
-  it('the Kubernetes Indexed Job and the GitHub Actions matrix in docs/scale-out.md parse and hold the key fields', () => {
-    const md = readFileSync(path.join(ROOT, 'docs', 'scale-out.md'), 'utf8');
-    const blocks = [...md.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  it('the Kubernetes Indexed Job and the GitHub Actions matrix of docs/scale-out.md parse and hold the key fields', () => {
+    const blocks = ['examples/k8s/jobs.yaml', 'examples/github/scale-out.yml'].map((f) => readFileSync(path.join(ROOT, f), 'utf8'));
     const docs = blocks.flatMap((b) => parseAllDocuments(b).map((d) => {
       expect(d.errors, String(d.errors[0])).toEqual([]);
       return d.toJS() as Record<string, any>;

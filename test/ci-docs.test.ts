@@ -1,5 +1,5 @@
 /**
- * docs/ci.md and action.yml use only options the CLI has, and the example command of docs/ci.md
+ * docs/ci.md, the workflows it links (examples/github) and action.yml use only options the CLI has, and the example command of docs/ci.md
  * runs as documented.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -9,13 +9,14 @@ import { ROOT, runCli, tmpDir } from './helpers.js';
 
 const ci = readFileSync(path.join(ROOT, 'docs', 'ci.md'), 'utf8');
 const action = readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
+const workflows = ['action.yml', 'cli.yml', 'scale-out.yml'].map((f) => readFileSync(path.join(ROOT, 'examples', 'github', f), 'utf8')).join('\n');
 
 describe('CI docs', () => {
-  it('every option named in docs/ci.md and action.yml exists', async () => {
+  it('every option named in docs/ci.md, its example workflows and action.yml exists', async () => {
     const help = (await runCli(['analyze', '--help'])).stdout;
-    const flags = new Set([...(ci + action).matchAll(/(?<![\w-])--([a-z][a-z-]+)/g)].map((m) => m[1]!));
+    const flags = new Set([...(ci + workflows + action).matchAll(/(?<![\w-])--([a-z][a-z-]+)/g)].map((m) => m[1]!));
     // Options of other tools the page names (npm, gh, the SARIF Multitool).
-    for (const skip of ['no-audit', 'no-fund', 'ignore-scripts', 'body-file', 'rule-kind']) flags.delete(skip);
+    for (const skip of ['no-audit', 'no-fund', 'no-save', 'ignore-scripts', 'body-file', 'rule-kind']) flags.delete(skip);
     expect(flags.size).toBeGreaterThan(8);
     for (const f of flags) expect(help, f).toContain(`--${f.replace(/^no-/, '')}`);
   });

@@ -13,11 +13,11 @@ import { writeShardedCapture } from './shards.js';
 
 const schema = JSON.parse(readFileSync(path.join(ROOT, 'docs', 'pairs.schema.json'), 'utf8'));
 
-/** The one column list docs/scale-out.md documents (its `CREATE VIEW pairs` statement), read from the page. */
-const SCALE_OUT = readFileSync(path.join(ROOT, 'docs', 'scale-out.md'), 'utf8');
-const PAIRS_COLUMNS = /format = 'newline_delimited', columns = \{[^}]*\}/.exec(SCALE_OUT)![0];
-/** The report's findings statement of the same page (its `read_json('callpair.json', …)` query). */
-const FINDINGS_SQL = /SELECT f\.code[\s\S]*?\}\)\);/.exec(SCALE_OUT)![0];
+/** The one column list docs/scale-out.md documents (the `CREATE VIEW pairs` statement of the file it links). */
+const PAIRS_SQL = readFileSync(path.join(ROOT, 'examples', 'duckdb', 'pairs.sql'), 'utf8');
+const PAIRS_COLUMNS = /format = 'newline_delimited', columns = \{[^}]*\}/.exec(PAIRS_SQL)![0];
+/** The report's findings statement the same page links (its `read_json('callpair.json', …)` query). */
+const FINDINGS_SQL = /SELECT f\.code[\s\S]*?\}\)\);/.exec(readFileSync(path.join(ROOT, 'examples', 'duckdb', 'findings.sql'), 'utf8'))![0];
 
 describe('pairs in DuckDB', () => {
   it('per-caller totals over the pairs of several shards equal compare', async () => {

@@ -122,10 +122,9 @@ describe('the jq example of docs/report.md', () => {
   const hasJq = spawnSync('jq', ['--version']).status === 0;
   it.skipIf(!hasJq)('turns `pairs` into the per-caller table of compare’s id rows', async () => {
     const readme = readFileSync(path.join(ROOT, 'docs', 'report.md'), 'utf8');
-    const start = readme.indexOf("jq -nr '") + "jq -nr '".length;
-    const program = readme.slice(start, readme.indexOf("@tsv'", start) + 4);
+    expect(readme).toContain('jq -nr -f examples/jq/per-caller.jq');
     const res = await runCli(['pairs', 'fixtures/seed-trace.jsonl']);
-    const jq = spawnSync('jq', ['-nr', program], { input: res.stdout, encoding: 'utf8' });
+    const jq = spawnSync('jq', ['-nr', '-f', path.join(ROOT, 'examples', 'jq', 'per-caller.jq')], { input: res.stdout, encoding: 'utf8' });
     expect(jq.status).toBe(0);
     expect(jq.stdout).toBe('caller\tcalls\terrors\tinput\toutput\tmean_ms\nsummarizer\t1\t0\t5200\t310\t10\nnaming\t1\t1\t\t\t20\nagent\t1\t0\t48000\t1900\t30\n');
   });

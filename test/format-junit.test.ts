@@ -65,6 +65,9 @@ describe('junit', () => {
   });
 });
 
+/** A real JUnit reader: what CI dashboards use to read the file. */
+const { parse: readJunit } = createRequire(import.meta.url)('test-results-parser') as { parse(o: { type: string; files: string[] }): JunitResult };
+
 describe('junit in a JUnit reader (test-results-parser)', () => {
   it('every suite and case has a duration (no NaN) and each capture and channel its own classname', async () => {
     const dir = tmpDir();
@@ -73,7 +76,6 @@ describe('junit in a JUnit reader (test-results-parser)', () => {
     const report = await analyze({ inputs: files, gate: { maxOrphanRequests: 0, maxAmbiguous: 5 } });
     const file = path.join(dir, 'callpair.junit.xml');
     writeFileSync(file, renderJunit(report));
-    const { parse: readJunit } = createRequire(import.meta.url)('test-results-parser') as { parse(o: { type: string; files: string[] }): JunitResult };
     const result = readJunit({ type: 'junit', files: [file] });
     expect(result.total).toBe(9);
     expect(result.failed).toBe(3);
@@ -97,7 +99,6 @@ describe('junit in a JUnit reader (test-results-parser)', () => {
     expect(report.findingCounts.DELIVERY_UNVERIFIED).toBeGreaterThan(0);
     const file = path.join(dir, 'callpair.junit.xml');
     writeFileSync(file, renderJunit(report));
-    const { parse: readJunit } = createRequire(import.meta.url)('test-results-parser') as { parse(o: { type: string; files: string[] }): JunitResult };
     const result = readJunit({ type: 'junit', files: [file] });
     expect(result.failed).toBeGreaterThanOrEqual(1);
   });
@@ -109,7 +110,6 @@ describe('junit in a JUnit reader (test-results-parser)', () => {
     const report = await analyze({ inputs: files, gate: { maxOrphanRequests: 0, maxAmbiguous: 5 } });
     const file = path.join(dir, 'forty.junit.xml');
     writeFileSync(file, renderJunit(report));
-    const { parse: readJunit } = createRequire(import.meta.url)('test-results-parser') as { parse(o: { type: string; files: string[] }): JunitResult };
     const result = readJunit({ type: 'junit', files: [file] });
     expect(result.total).toBe(120);
     expect(result.failed).toBe(40);

@@ -155,3 +155,15 @@ export function nest(depth: number, leaf: unknown): unknown {
   for (let i = 0; i < depth; i++) v = [v];
   return v;
 }
+
+/** Feeds `buf` to a streaming reader in chunks of the given sizes, cycled (none: one chunk), then ends it. */
+export function feedChunks(r: { push(chunk: Buffer): void; end(): void }, buf: Buffer, sizes: readonly number[]): void {
+  let pos = 0;
+  let k = 0;
+  while (pos < buf.length) {
+    const n = Math.max(1, sizes.length ? sizes[k++ % sizes.length]! : buf.length);
+    r.push(buf.subarray(pos, pos + n));
+    pos += n;
+  }
+  r.end();
+}

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DocumentReader } from './documents.js';
+import { feedChunks } from '../../test/helpers.js';
 
 function run(text: string, sizes: number[], maxValueBytes: number, splits: string[][] = [['log', 'entries']]) {
   const records: unknown[] = [];
@@ -23,14 +24,7 @@ function run(text: string, sizes: number[], maxValueBytes: number, splits: strin
     },
   });
   const buf = Buffer.from(text);
-  let pos = 0;
-  let k = 0;
-  while (pos < buf.length) {
-    const n = Math.max(1, sizes.length ? sizes[k++ % sizes.length]! : buf.length);
-    r.push(buf.subarray(pos, pos + n));
-    pos += n;
-  }
-  r.end();
+  feedChunks(r, buf, sizes);
   return { records, repeats, bad, ledger: r.ledger };
 }
 

@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DocumentReader } from './documents.js';
+import { feedChunks } from '../../test/helpers.js';
 
 function run(buf: Buffer, sizes: number[], maxValueBytes = 1 << 20) {
   const records: unknown[] = [];
@@ -15,14 +16,7 @@ function run(buf: Buffer, sizes: number[], maxValueBytes = 1 << 20) {
     maxValueBytes,
     sink: { record: (v, line) => (records.push(v), lines.push(line)), oversized: (line) => bad.push(line), malformed: (line) => bad.push(-line) },
   });
-  let pos = 0;
-  let k = 0;
-  while (pos < buf.length) {
-    const n = Math.max(1, sizes.length ? sizes[k++ % sizes.length]! : buf.length);
-    r.push(buf.subarray(pos, pos + n));
-    pos += n;
-  }
-  r.end();
+  feedChunks(r, buf, sizes);
   return { records, lines, bad, ledger: r.ledger };
 }
 

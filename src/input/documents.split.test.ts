@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DocumentReader, recordLines } from './documents.js';
+import { feedChunks } from '../../test/helpers.js';
 
 const SPLITS = [['log', 'entries']];
 
@@ -22,14 +23,7 @@ function run(buf: Buffer, sizes: number[], maxValueBytes: number) {
       malformed: (line) => bad.push(-line),
     },
   });
-  let pos = 0;
-  let k = 0;
-  while (pos < buf.length) {
-    const n = Math.max(1, sizes.length ? sizes[k++ % sizes.length]! : buf.length);
-    r.push(buf.subarray(pos, pos + n));
-    pos += n;
-  }
-  r.end();
+  feedChunks(r, buf, sizes);
   return { records, at, bad, ledger: r.ledger };
 }
 

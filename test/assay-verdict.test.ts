@@ -1,21 +1,46 @@
 /**
  * An Assay run says what its delivery audit found in one plain line, in the terminal and Markdown
- * summaries: verified, could not verify (with its causes), or violated; and the finding messages
- * are never cut with `--wide` or in a pipe (docs/assay.md).
+ * summaries, as a GitHub annotation and as a JUnit suite property: verified, could not verify
+ * (with its causes), or violated; and the finding messages are never cut with `--wide` or in a
+ * pipe (docs/assay.md).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Chalk } from 'chalk';
 import { analyze } from '../src/analyze.js';
 import { table } from '../src/formatters/table.js';
 import { markdown } from '../src/formatters/markdown.js';
+import { github } from '../src/formatters/github.js';
+import { junit } from '../src/formatters/junit.js';
 import { fixture, runCli, tmpDir, writeCapture } from './helpers.js';
 
 const ctx = { chalk: new Chalk({ level: 0 }), cwd: process.cwd() };
 const lines = (name: string) => readFileSync(fixture(name), 'utf8').trim().split('\n');
 const views = async (opts: Parameters<typeof analyze>[0]) => {
   const report = await analyze(opts);
-  return { report, table: table.render(report, ctx), markdown: markdown.render(report, ctx) };
+  return { report, table: table.render(report, ctx), markdown: markdown.render(report, ctx), github: github.render(report, ctx), junit: junit.render(report, ctx) };
+};
+
+/** A workflow command as the runner reads it (the escapes of @actions/core's command.ts undone). */
+const unescapeData = (s: string) => s.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%');
+const unescapeProperty = (s: string) => unescapeData(s.replace(/%3A/g, ':').replace(/%2C/g, ','));
+const annotations = (out: string) =>
+  out.split('\n').flatMap((l) => {
+    const m = /^::(error|warning|notice)(?: ([^:]*))?::(.*)$/.exec(l);
+    if (!m) return [];
+    const props = Object.fromEntries((m[2] ?? '').split(',').filter(Boolean).map((p) => p.split('=').map(unescapeProperty) as [string, string]));
+    return [{ level: m[1], props, message: unescapeData(m[3]!) }];
+  });
+const verdictAnnotation = (out: string) => annotations(out).filter((a) => a.props.title === 'callpair delivery audit');
+
+/** The JUnit reader CI dashboards use: each suite's properties are its metadata. */
+const { parse: readJunit } = createRequire(import.meta.url)('test-results-parser') as { parse(o: { type: string; files: string[] }): { suites: Array<{ metadata: Record<string, string> }> } };
+const junitVerdicts = (xml: string) => {
+  const file = path.join(tmpDir(), 'callpair.junit.xml');
+  writeFileSync(file, xml);
+  return readJunit({ type: 'junit', files: [file] }).suites.map((s) => s.metadata['delivery-audit']);
 };
 const INIT = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}';
 const denyWithoutId = () => {
@@ -33,6 +58,8 @@ describe('the delivery audit verdict line', () => {
     const line = 'delivery audit: verified (0 deny and 1 allow record(s) against 1 upstream call(s))';
     expect(v.table.split('\n')).toContain(line);
     expect(v.markdown.split('\n')).toContain(line);
+    expect(verdictAnnotation(v.github)).toEqual([{ level: 'notice', props: { title: 'callpair delivery audit' }, message: line }]);
+    expect(junitVerdicts(v.junit)).toEqual([line, line]);
   });
 
   it('an upstream line holding its method twice (DUPLICATE_KEY): could not verify, never verified above a failing gate', async () => {
@@ -47,6 +74,7 @@ describe('the delivery audit verdict line', () => {
     expect(v.report.gate.passed).toBe(false);
     expect(v.table).toContain('delivery audit: could not verify');
     expect(v.table).not.toContain('delivery audit: verified');
+    expect(verdictAnnotation(v.github).map((a) => [a.level, a.message])).toEqual([['error', 'delivery audit: could not verify — 1 DUPLICATE_KEY']]);
   });
 
   it('a denied call that reached the upstream: violated, with the codes counted', async () => {
@@ -54,6 +82,10 @@ describe('the delivery audit verdict line', () => {
     const line = 'delivery audit: violated (1 DENIED_BUT_DELIVERED, 1 UNRECORDED_DELIVERY)';
     expect(v.table.split('\n')).toContain(line);
     expect(v.markdown.replace(/\\_/g, '_').split('\n')).toContain(line);
+    expect(verdictAnnotation(v.github)).toEqual([{ level: 'error', props: { title: 'callpair delivery audit' }, message: line }]);
+    // After the failed gate check, before the findings: never held back by the 10-per-level cap.
+    expect(annotations(v.github).findIndex((a) => a.props.title === 'callpair delivery audit')).toBe(1);
+    expect(new Set(junitVerdicts(v.junit))).toEqual(new Set([line]));
   });
 
   it('a deny record with no id and no caller log: could not verify, naming DELIVERY_UNVERIFIED and its cause', async () => {
@@ -63,11 +95,28 @@ describe('the delivery audit verdict line', () => {
     const line = 'delivery audit: could not verify — 1 DELIVERY_UNVERIFIED: deny-without-id';
     expect(v.table.split('\n')).toContain(line);
     expect(v.markdown.replace(/\\_/g, '_').split('\n')).toContain(line);
+    expect(verdictAnnotation(v.github).map((a) => [a.level, a.message])).toEqual([['error', line]]);
+    expect(new Set(junitVerdicts(v.junit))).toEqual(new Set([line]));
+  });
+
+  it('with --allow-unverified, could not verify is a warning annotation that says the gate does not count it', async () => {
+    const dir = tmpDir();
+    const v = await views({ inputs: [writeCapture([denyWithoutId()], 'd.ndjson', dir)], upstream: [writeCapture([INIT], 'u.jsonl', dir)], gate: { allowUnverified: true } });
+    expect(verdictAnnotation(v.github).map((a) => [a.level, a.message])).toEqual([
+      ['warning', 'delivery audit: could not verify — 1 DELIVERY_UNVERIFIED: deny-without-id; not counted by the gate: --allow-unverified'],
+    ]);
   });
 
   it('with no upstream log: not evaluated', async () => {
     const v = await views({ inputs: [fixture('assay/contract.v0.ndjson')] });
     expect(v.table).toContain('delivery audit: not evaluated (no --upstream log)');
+    expect(verdictAnnotation(v.github).map((a) => [a.level, a.message])).toEqual([['notice', 'delivery audit: not evaluated (no --upstream log)']]);
+    expect(junitVerdicts(v.junit)).toEqual(['delivery audit: not evaluated (no --upstream log)']);
+  });
+
+  it('a run with no Assay records has no verdict in any view', async () => {
+    const v = await views({ inputs: [fixture('seed-trace.jsonl')] });
+    expect(v.table + v.markdown + v.github + v.junit).not.toContain('delivery audit');
   });
 });
 

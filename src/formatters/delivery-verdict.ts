@@ -1,26 +1,39 @@
 /**
- * The Assay delivery audit's verdict in words, for the terminal and Markdown summaries
+ * The Assay delivery audit's verdict in words, for the terminal, Markdown, GitHub and JUnit views
  * (docs/assay.md, "Reading the result"): violated, could not verify, verified, or not evaluated.
  * Only words for what the report holds: the finding counts and `records.assay.delivery`.
  */
 import type { Report } from '../report/report.js';
 import { isAssaySummary } from '../report/assay.js';
 
-/** The verdict line, or null when the report holds no Assay records. */
-export function deliveryVerdict(report: Report): string | null {
+export type DeliveryState = 'violated' | 'could-not-verify' | 'verified' | 'not-evaluated';
+
+export interface DeliveryVerdict {
+  state: DeliveryState;
+  /** The verdict line: `delivery audit: …`. */
+  text: string;
+}
+
+/** The verdict, or null when the report holds no Assay records. */
+export function deliveryAudit(report: Report): DeliveryVerdict | null {
   const a = report.records.assay;
   if (!isAssaySummary(a)) return null;
   const d = a.delivery;
-  if (d === null) return 'delivery audit: not evaluated (no --upstream log)';
+  if (d === null) return { state: 'not-evaluated', text: 'delivery audit: not evaluated (no --upstream log)' };
   const count = (code: 'DENIED_BUT_DELIVERED' | 'UNRECORDED_DELIVERY' | 'DELIVERY_UNVERIFIED') => report.findingCounts[code] ?? 0;
   const unverified = count('DELIVERY_UNVERIFIED');
   const causes = [...new Set(report.findings.flatMap((f) => (f.code === 'DELIVERY_UNVERIFIED' ? [f.data.cause] : [])))];
   const unverifiedText = `${unverified} DELIVERY_UNVERIFIED${causes.length > 0 ? `: ${causes.join(', ')}` : ''}${report.gate.allowUnverified ? '; not counted by the gate: --allow-unverified' : ''}`;
   const violations = (['DENIED_BUT_DELIVERED', 'UNRECORDED_DELIVERY'] as const).filter((c) => count(c) > 0).map((c) => `${count(c)} ${c}`);
-  if (violations.length > 0) return `delivery audit: violated (${violations.join(', ')}${unverified > 0 ? `; ${unverifiedText}` : ''})`;
-  if (unverified > 0) return `delivery audit: could not verify — ${unverifiedText}`;
+  if (violations.length > 0) return { state: 'violated', text: `delivery audit: violated (${violations.join(', ')}${unverified > 0 ? `; ${unverifiedText}` : ''})` };
+  if (unverified > 0) return { state: 'could-not-verify', text: `delivery audit: could not verify — ${unverifiedText}` };
   // An Assay line the audit reads holding a key twice: a parser keeping the first reads another message.
   const dup = report.findingCounts.DUPLICATE_KEY ?? 0;
-  if (dup > 0) return `delivery audit: could not verify — ${dup} DUPLICATE_KEY`;
-  return `delivery audit: verified (${d.deny.records} deny and ${d.allow.records} allow record(s) against ${a.calls.upstream ?? 0} upstream call(s))`;
+  if (dup > 0) return { state: 'could-not-verify', text: `delivery audit: could not verify — ${dup} DUPLICATE_KEY` };
+  return { state: 'verified', text: `delivery audit: verified (${d.deny.records} deny and ${d.allow.records} allow record(s) against ${a.calls.upstream ?? 0} upstream call(s))` };
+}
+
+/** The verdict line, or null when the report holds no Assay records. */
+export function deliveryVerdict(report: Report): string | null {
+  return deliveryAudit(report)?.text ?? null;
 }

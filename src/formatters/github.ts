@@ -2,8 +2,10 @@
  * GitHub Actions workflow commands: `::error file=…,line=…,title=…::message` per finding, worst
  * first, after one `::error` per failed gate check. GitHub shows at most 10 annotations of each
  * level per step, so at most 10 are written per level, then one `::notice` says how many more
- * are in the report. Data is escaped (`%`, CR, LF) and properties also (`:`, `,`), after every
- * capture string went through safeText (no escape sequences, controls or bidi).
+ * are in the report. An Assay run's delivery-audit verdict (delivery-verdict.ts) follows the failed
+ * checks: `::error` when violated or not verified (`::warning` with --allow-unverified), else
+ * `::notice`. Data is escaped (`%`, CR, LF) and properties also (`:`, `,`), after every capture
+ * string went through safeText (no escape sequences, controls or bidi).
  */
 import type { Finding } from '../report/findings.js';
 import type { Report } from '../report/report.js';
@@ -12,6 +14,7 @@ import { safeText } from './safe.js';
 import { capturePath } from './paths.js';
 import { checkText, checkTitle, offenders } from './gate-text.js';
 import { channelTotalsText } from './totals.js';
+import { deliveryAudit, type DeliveryVerdict } from './delivery-verdict.js';
 
 export const ANNOTATIONS_PER_LEVEL = 10;
 
@@ -24,6 +27,13 @@ export function escapeData(s: string): string {
 
 export function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** The annotation level of the delivery-audit verdict: what fails the gate is an error. */
+function verdictLevel(v: DeliveryVerdict, report: Report): Level {
+  if (v.state === 'violated') return 'error';
+  if (v.state === 'could-not-verify') return report.gate.allowUnverified ? 'warning' : 'error';
+  return 'notice';
 }
 
 function command(level: Level, props: Array<[string, string | number]>, message: string): string {
@@ -41,6 +51,8 @@ export function renderGithub(report: Report, cwd: string): string {
   // When anything will be held back, keep one notice free for the "N more" line.
   const failedChecks = report.gate.checks.filter((c) => !c.passed);
   const wanted: Record<Level, number> = { error: failedChecks.length, warning: 0, notice: 0 };
+  const delivery = deliveryAudit(report);
+  if (delivery !== null) wanted[verdictLevel(delivery, report)]++;
   for (const f of report.findings) wanted[LEVEL[f.severity]]++;
   const overflow = unlisted > 0 || (Object.keys(wanted) as Level[]).some((l) => wanted[l] > ANNOTATIONS_PER_LEVEL);
   const cap: Record<Level, number> = { error: ANNOTATIONS_PER_LEVEL, warning: ANNOTATIONS_PER_LEVEL, notice: ANNOTATIONS_PER_LEVEL - (overflow ? 1 : 0) };
@@ -65,6 +77,7 @@ export function renderGithub(report: Report, cwd: string): string {
     props.push(['title', `callpair gate: ${c.name}`]);
     emit('error', props, `gate check failed (${checkTitle(c)}): ${checkText(c)}${report.gate.enforced ? '' : ' (not enforced: --no-fail)'}`);
   }
+  if (delivery !== null) emit(verdictLevel(delivery, report), [['title', 'callpair delivery audit']], delivery.text);
   for (const f of report.findings) {
     const props: Array<[string, string | number]> = [];
     const l = f.locations[0];

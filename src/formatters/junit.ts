@@ -10,6 +10,8 @@
  * `time` is 0 on every suite and case, and says so in a property: a gate check is evaluated on the
  * finished report, not run and timed (docs/ci.md#junit); readers need the attribute (without it
  * they show NaN), and a measured run time would make the file differ from run to run.
+ * An Assay run's delivery-audit verdict (delivery-verdict.ts) is the `delivery-audit` property of
+ * every suite; its failing findings fail the gate checks that count them.
  * Text is sanitised (safeText), then XML-escaped, and stripped of every character XML 1.0 forbids.
  */
 import type { Finding } from '../report/findings.js';
@@ -19,6 +21,7 @@ import type { Formatter } from './types.js';
 import { safeText } from './safe.js';
 import { checkText, checkTitle, offenders, offenderTotal } from './gate-text.js';
 import { channelTotals } from './totals.js';
+import { deliveryVerdict } from './delivery-verdict.js';
 
 const MAX_LISTED = 200;
 
@@ -120,6 +123,8 @@ export function renderJunit(report: Report): string {
   }));
   if (inputs.length === 0) inputs.push({ path: null, label: 'callpair', props: [] });
   for (const input of inputs) input.props.push(['time', 'not measured: gate checks are evaluated on the report']);
+  const delivery = deliveryVerdict(report);
+  if (delivery !== null) for (const input of inputs) input.props.push(['delivery-audit', delivery]);
   // Run totals per channel (the same on every suite): calls and failed outcomes.
   for (const input of inputs) for (const t of channelTotals(report)) input.props.push([`channel.${t.channel}.pairs`, t.pairs], [`channel.${t.channel}.failed`, t.failed]);
   const checks = offendersByCheck(report);
@@ -134,7 +139,7 @@ export function renderJunit(report: Report): string {
     const f = cases.filter((c) => c.failed).length;
     tests += cases.length;
     failures += f;
-    const props = input.props.map(([k, v]) => `      <property name="${x(k)}" value="${x(String(v))}"/>`).join('\n');
+    const props = input.props.map(([k, v]) => `      <property name="${x(k)}" value="${x(String(v), 2000)}"/>`).join('\n');
     suites.push(
       `  <testsuite name="${x(input.label, 400)}" tests="${cases.length}" failures="${f}" errors="0" skipped="0" time="0">\n` +
         (props ? `    <properties>\n${props}\n    </properties>\n` : '') +

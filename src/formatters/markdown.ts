@@ -12,7 +12,7 @@ import type { ReportBaseline } from '../merge/diff.js';
 import { CODE_DESCRIPTIONS } from '../report/code-descriptions.js';
 import { bySeverity, FINDING_CODES } from '../report/findings.js';
 import type { Formatter } from './types.js';
-import { safeText } from './safe.js';
+import { messageText, safeText } from './safe.js';
 import { deliveryVerdict } from './delivery-verdict.js';
 import { findingCountText, idCoverageText, pct, RANKING_TEXT, UNKNOWN, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
 import { worstScopes } from '../report/worst-scopes.js';
@@ -78,7 +78,7 @@ const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
 function findingRow(f: Finding): string[] {
   const scope = f.scope === null ? '—' : `${f.channel ? `${mdText(f.channel, 40)} ` : ''}${mdText(f.scope === '' ? '(none)' : f.scope, 60)}`;
-  return [SEV_ICON[f.severity] ?? f.severity, `\`${f.code}\``, scope, mdLoc(f.locations[0]), mdText(f.message, 200)];
+  return [SEV_ICON[f.severity] ?? f.severity, `\`${f.code}\``, scope, mdLoc(f.locations[0]), mdText(messageText(f.message), Infinity)];
 }
 
 export function renderMarkdown(report: Report): string {

@@ -25,6 +25,29 @@ export function safeText(s: string, max = DEFAULT_MAX_TEXT): string {
   return out;
 }
 
+/**
+ * Longest finding message the table, Markdown and JUnit carry whole, in UTF-16 code units. A
+ * message holds at most a few capture strings, each clipped to 1 024 (src/profiles/clip.ts), so
+ * this cuts only a message built from several long ones; the JSON report always holds it whole.
+ */
+export const MESSAGE_MAX = 2000;
+
+/**
+ * A finding message for a report: sanitised as by safeText, whole up to `max`; a longer one is cut
+ * and says so, with how many characters (code points) were left out and where they are.
+ */
+export function messageText(s: string, max = MESSAGE_MAX): string {
+  const clean = safeText(s, Infinity);
+  if (clean.length <= max) return clean;
+  let cut = max;
+  // Never split a surrogate pair.
+  const code = clean.charCodeAt(cut - 1);
+  if (code >= 0xd800 && code <= 0xdbff) cut--;
+  const rest = clean.slice(cut);
+  const left = rest.length - (rest.match(/[\ud800-\udbff][\udc00-\udfff]/g)?.length ?? 0);
+  return `${clean.slice(0, cut)}… (${left} more characters; see the JSON report)`;
+}
+
 /** Does the string hold anything safeText would remove? */
 export function hasUnsafe(s: string): boolean {
   ANSI.lastIndex = 0;

@@ -9,7 +9,7 @@ import { ARBITRARY_ORDER_TEXT, fifoMeaningless } from '../model.js';
 import type { Finding } from '../report/findings.js';
 import { bySeverity, FINDING_CODES, isFindingCode } from '../report/findings.js';
 import type { Formatter } from './types.js';
-import { loc, safeText } from './safe.js';
+import { loc, messageText, safeText } from './safe.js';
 import { assaySection } from './table-assay.js';
 import { gateVerdict } from './gate-text.js';
 import { deliveryVerdict } from './delivery-verdict.js';
@@ -97,8 +97,6 @@ interface ListSpec {
   columns: (ColumnFit | undefined)[];
 }
 
-/** Messages are bounded (capture text inside them is hostile) but never cut by `--wide`. */
-const MESSAGE_MAX = 2000;
 const LOC: ColumnFit = { kind: 'location' };
 
 function findingList(title: string, list: Finding[], total: number, row: (f: Finding) => string[], spec: ListSpec, chalk: ChalkInstance, width: number | undefined, hidden: string[]): string {
@@ -207,11 +205,11 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
         for (const [shadow, label, n] of [['fifo', 'FIFO', split.fifo], ['signature', 'signature-FIFO', split.signature]] as const) {
           if (n === 0) continue;
           const f1 = report.findings.find((f) => f.code === 'CROSSED_PAIR' && f.data.shadow === shadow);
-          ft.push([`${code} (${label})`, sevText, String(n), newOf(code, shadow), loc(f1?.locations[0]), f1 ? safeText(f1.message, MESSAGE_MAX) : '']);
+          ft.push([`${code} (${label})`, sevText, String(n), newOf(code, shadow), loc(f1?.locations[0]), f1 ? messageText(f1.message) : '']);
         }
         continue;
       }
-      ft.push([code, sevText, String(report.findingCounts[code]), newOf(code), loc(first?.locations[0]), first ? safeText(first.message, MESSAGE_MAX) : '']);
+      ft.push([code, sevText, String(report.findingCounts[code]), newOf(code), loc(first?.locations[0]), first ? messageText(first.message) : '']);
     }
     const head = ['finding', 'severity', 'count', 'new', 'first at', ''];
     // Location and severity outrank the message; the message is cut first, and dropped first.

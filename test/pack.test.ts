@@ -60,6 +60,22 @@ describe('runtime dependencies', () => {
   });
 });
 
+describe('install scripts', () => {
+  it('every locked package with an install script is a dev dependency named in allowScripts (npm 11 warns of the others)', () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { allowScripts?: Record<string, boolean> };
+    const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean; dev?: boolean }> };
+    const scripted = Object.entries(lock.packages).filter(([, p]) => p.hasInstallScript);
+    expect(scripted.length).toBeGreaterThan(0);
+    for (const [at, p] of scripted) {
+      const name = at.slice(at.lastIndexOf('node_modules/') + 'node_modules/'.length);
+      expect(p.dev, name).toBe(true);
+      // By name: the lockfile records no resolved URLs, and npm matches a pinned name@version only against one.
+      expect(pkg.allowScripts?.[name], name).toBe(true);
+    }
+    expect(Object.keys(pkg.allowScripts ?? {}).sort()).toEqual(scripted.map(([at]) => at.slice(at.lastIndexOf('node_modules/') + 'node_modules/'.length)).sort());
+  });
+});
+
 describe('README.md', () => {
   it('stays at most 15 KB', () => {
     expect(statSync(path.join(ROOT, 'README.md')).size).toBeLessThanOrEqual(15 * 1024);

@@ -6,7 +6,7 @@
  * (14 500 bytes) and links its words, and the package ships docs and a licence.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, tmpDir } from './helpers.js';
@@ -47,6 +47,37 @@ describe('the package contents', () => {
     expect(files).toContain('dist/index.js');
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(files.filter((f) => f.startsWith('dist/') && f.endsWith('.js') && readFileSync(path.join(ROOT, f), 'utf8').includes('sourceMappingURL'))).toEqual([]);
+  });
+});
+
+describe('links in the package', () => {
+  it('every relative link in a shipped Markdown file resolves inside the package; links to the repository name a file it has', () => {
+    const out = execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const files = new Set((JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path));
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { repository: { url: string } };
+    const repo = `${pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, '')}/blob/main/`;
+    const docs = [...files].filter((f) => f.endsWith('.md'));
+    expect(docs).toEqual(expect.arrayContaining(['README.md', 'docs/ci.md', 'docs/scale-out.md']));
+    const broken: string[] = [];
+    let relative = 0;
+    for (const f of docs) {
+      // Links outside code: fenced blocks and code spans hold shown text, not links.
+      const text = readFileSync(path.join(ROOT, f), 'utf8').replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
+      for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const target = m[1]!.split('#')[0]!;
+        if (target === '') continue;
+        if (target.startsWith(repo)) {
+          if (!existsSync(path.join(ROOT, decodeURIComponent(target.slice(repo.length))))) broken.push(`${f}: ${m[1]} (not in the repository)`);
+          continue;
+        }
+        if (/^[a-z][a-z+.-]*:/i.test(target)) continue;
+        relative++;
+        const at = path.posix.normalize(path.posix.join(path.posix.dirname(f), decodeURIComponent(target)));
+        if (!files.has(at) && ![...files].some((p) => p.startsWith(`${at.replace(/\/$/, '')}/`))) broken.push(`${f}: ${m[1]} (${at} is not in the package)`);
+      }
+    }
+    expect(relative).toBeGreaterThan(50);
+    expect(broken).toEqual([]);
   });
 });
 
@@ -91,7 +122,7 @@ describe('the README and the package files', () => {
     expect(text).toContain('docs/pairing.md#words-in-the-report');
     expect(readFileSync(path.join(root, 'docs/pairing.md'), 'utf8')).toMatch(/^## Words in the report$/m);
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { files: string[]; license: string };
-    expect(pkg.files).toEqual(expect.arrayContaining(['dist', 'docs', 'README.md', 'LICENSE']));
+    expect(pkg.files).toEqual(expect.arrayContaining(['dist', 'docs', 'examples', 'README.md', 'LICENSE']));
     expect(readFileSync(path.join(root, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} callpair contributors/);
     expect(pkg.license).toBe('MIT');
     const ignore = readFileSync(path.join(root, '.gitignore'), 'utf8').split('\n');

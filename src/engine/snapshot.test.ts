@@ -70,3 +70,20 @@ describe('engine snapshot', () => {
     expect(run()).toEqual(['1>3', '2>4']);
   });
 });
+
+describe('counters snapshot', () => {
+  it('holds the counts of zeroCounts(), their one list, in its order, and shares no object with the live counters', async () => {
+    const { countersSnapshot, newCounters } = await import('./state.js');
+    const { zeroCounts } = await import('../model/snapshot.js');
+    const c = newCounters();
+    c.requests = 3;
+    c.byMethod.id = 2;
+    const s = countersSnapshot(c);
+    expect(Object.keys(s)).toEqual([...Object.keys(zeroCounts()), 'latency']);
+    expect(s).toMatchObject({ requests: 3, byMethod: { id: 2 } });
+    c.byMethod.id = 5;
+    c.byConfidence.exact = 1;
+    expect(s.byMethod.id).toBe(2);
+    expect(s.byConfidence.exact).toBe(0);
+  });
+});

@@ -51,12 +51,13 @@ export type Verdict = typeof SKIP | typeof PARSE | typeof FALLBACK;
  */
 export const SCAN_BUDGET = 1 << 20;
 
-const QUOTE = 0x22;
-const BSLASH = 0x5c;
-const COLON = 0x3a;
-const COMMA = 0x2c;
-const LBRACE = 0x7b;
-const RBRACE = 0x7d;
+/** JSON's structural bytes (also read by exact.ts). */
+export const QUOTE = 0x22;
+export const BSLASH = 0x5c;
+export const COLON = 0x3a;
+export const COMMA = 0x2c;
+export const LBRACE = 0x7b;
+export const RBRACE = 0x7d;
 const LBRACKET = 0x5b;
 const RBRACKET = 0x5d;
 

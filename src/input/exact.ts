@@ -8,7 +8,7 @@
  * cheap tests that find the lines that may hold either, and the exact test for a repeated key.
  */
 import type { KeepTree } from '../profiles/keep.js';
-import { isWs, skipString, skipValue } from './classify.js';
+import { BSLASH, COLON, COMMA, isWs, LBRACE, QUOTE, RBRACE, skipString, skipValue } from './classify.js';
 
 /**
  * The escapes that can spell a string differently from its JSON.stringify form: `\u` (any
@@ -96,13 +96,6 @@ export class ChunkSearch {
  * memchr-driven search instead of setting up Boyer-Moore-Horspool on every call (lines.ts, PROBE).
  */
 const PROBE = 6;
-
-const QUOTE = 0x22;
-const BSLASH = 0x5c;
-const COLON = 0x3a;
-const COMMA = 0x2c;
-const LBRACE = 0x7b;
-const RBRACE = 0x7d;
 
 /**
  * The first key of `tree` that one object of the line `s..e` holds twice — keys compared decoded,

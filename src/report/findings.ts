@@ -271,9 +271,14 @@ export class FindingCollector {
   private readonly kept = new Map<FindingCode, Finding[]>();
   /** Per code, once trimmed: the last kept finding; anything after it in the order can never be kept. */
   private readonly bound = new Map<FindingCode, Finding>();
-  constructor(private readonly max: number) {}
+  /** `listener`: told of every finding as it is added, before the cap trims the list. */
+  constructor(
+    private readonly max: number,
+    private readonly listener?: (f: Finding) => void,
+  ) {}
 
   add(f: Finding): void {
+    this.listener?.(f);
     const n = (this.counts.get(f.code) ?? 0) + 1;
     this.counts.set(f.code, n);
     if (this.max === 0) return;

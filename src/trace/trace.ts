@@ -80,14 +80,19 @@ export interface TraceReport {
 }
 
 /**
- * What a traced line is when it holds no call event: `read` (a record the profiles read and
- * ignored: `kind` names it, e.g. `event "tool:pre"`), `blank`, `malformed` (not JSON), or
- * `absent` (the file has fewer lines; `lines` says how many).
+ * What a traced line is when it holds no call event, as the pass read it: `read` (a record the
+ * profiles read and ignored: `kind` names it, e.g. `event "tool:pre"`), `blank`, `malformed` (the
+ * pass reported it: `reason` is the MALFORMED_LINE reason, or `oversized`), `unparsed` (no
+ * profile's needle or kind key is on it: skipped without JSON.parse and counted as ignored, though
+ * it is not JSON or not an object, which `--validate-all` reports as MALFORMED_LINE), or `absent`
+ * (the file has fewer lines; `lines` says how many). `profile`: the profile(s) that read the input,
+ * or the `--profile` given when none used a record of it.
  */
 export interface TraceLine {
-  state: 'read' | 'blank' | 'malformed' | 'absent';
+  state: 'read' | 'blank' | 'malformed' | 'unparsed' | 'absent';
   kind: string | null;
   profile: string | null;
+  reason?: string;
   lines?: number;
 }
 
@@ -265,6 +270,7 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
     return true;
   };
 
+  let lineReason: string | null = null;
   const report = await analyze({
     ...opts,
     onChannels: (s) => {
@@ -369,6 +375,9 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
     },
     onFinding: (f: Finding) => {
       const first = f.locations[0];
+      // The reader's word on the target line (it holds no call then): not JSON, cut, too long.
+      if (targetKey !== null && first && (f.code === 'MALFORMED_LINE' || f.code === 'OVERSIZED_LINE') && key(first) === targetKey)
+        lineReason ??= f.code === 'MALFORMED_LINE' ? f.data.reason : 'oversized';
       if (!onFound(f) && first) {
         if (terminalEv && (terminalEv.loc === first || (!known(first) && key(terminalEv.loc) === key(first)))) {
           if (f.code === 'DUPLICATE_TERMINAL' && matchesEv(terminalEv)) {
@@ -386,7 +395,8 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
   const out: TraceReport = { schema: TRACE_SCHEMA, tool: { name: 'callpair', version: VERSION }, target, calls: calls.map((p) => p.call), callsOmitted: omitted };
   if (target.kind === 'location' && calls.length === 0) {
     const input = report.inputs.find((i) => path.resolve(i.path) === path.resolve(target.path));
-    const line = await describeLine(target.path, target.line, input?.profile ?? null);
+    const profile = input && input.profile !== 'none' ? input.profile : report.run.profile;
+    const line = await describeLine(target.path, target.line, profile, lineReason);
     if (line) out.line = line;
   }
   return out;
@@ -404,8 +414,11 @@ function recordKind(v: unknown): string {
   return keys.length === 0 ? 'an empty object' : `an object with ${keys.slice(0, 5).map(clip).join(', ')}${keys.length > 5 ? ', …' : ''}`;
 }
 
-/** Reads line `n` of a plain or gzip file (stdin and unreadable files: null). */
-async function describeLine(file: string, n: number, profile: string | null): Promise<TraceLine | null> {
+/**
+ * Reads line `n` of a plain or gzip file (stdin and unreadable files: null). `reason`: what the
+ * pass reported of that line (a MALFORMED_LINE reason, or `oversized`), null when nothing.
+ */
+async function describeLine(file: string, n: number, profile: string, reason: string | null): Promise<TraceLine | null> {
   if (file === '-') return null;
   try {
     const { createReadStream } = await import('node:fs');
@@ -415,14 +428,20 @@ async function describeLine(file: string, n: number, profile: string | null): Pr
     const rl = createInterface({ input: file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw, crlfDelay: Infinity });
     let i = 0;
     try {
-      for await (const text of rl) {
+      for await (let text of rl) {
         if (++i < n) continue;
+        if (i === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a BOM, dropped as the reader does
         if (text.trim() === '') return { state: 'blank', kind: null, profile };
+        let value: unknown;
         try {
-          return { state: 'read', kind: recordKind(JSON.parse(text)), profile };
+          value = JSON.parse(text);
         } catch {
-          return { state: 'malformed', kind: null, profile };
+          return reason !== null ? { state: 'malformed', kind: null, profile, reason } : { state: 'unparsed', kind: null, profile };
         }
+        if (reason !== null) return { state: 'malformed', kind: recordKind(value), profile, reason };
+        // Not an object and not reported: the reader skipped it unparsed (docs/inputs.md).
+        if (value === null || typeof value !== 'object' || Array.isArray(value)) return { state: 'unparsed', kind: recordKind(value), profile };
+        return { state: 'read', kind: recordKind(value), profile };
       }
     } finally {
       rl.close();

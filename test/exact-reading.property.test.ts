@@ -165,7 +165,8 @@ function meaning(r: Report, dropDuplicateKey: boolean) {
     channels: r.channels,
     records: r.records,
     notes: r.notes,
-    inputs: r.inputs.map((i) => ({ ...i, bytes: 0 })),
+    // `unparsed`: the lines the reader skipped without JSON.parse, which --validate-all parses.
+    inputs: r.inputs.map((i) => ({ ...i, bytes: 0, unparsed: 0 })),
     findings: r.findings.filter((f) => !drop(f.code)),
     findingCounts: Object.fromEntries(Object.entries(r.findingCounts).filter(([c]) => !drop(c))),
   };

@@ -96,6 +96,8 @@ export interface FindingDataMap {
    * `unusable`: valid JSON that no profile could handle (counted as an ignored record);
    * `duplicate-key`: valid JSON holding twice a key a profile checks for repeats, when that
    * profile has no finding of its own for it (read as JSON.parse reads it: the last one).
+   * `not-an-object` is never made (a value other than an object is an ignored record:
+   * docs/inputs.md#lines-no-profile-reads); saved reports that hold it still validate.
    */
   MALFORMED_LINE: { reason: 'invalid-json' | 'truncated' | 'not-an-object' | 'unusable' | 'duplicate-key'; bytes: number };
   OVERSIZED_LINE: { bytes: number; limit: number };

@@ -299,9 +299,9 @@ const input = obj({
   used: uint,
   bytes: uint,
   error: nullable(obj({ message: str, byteOffset: uint })),
-});
+}, { unparsed: uint });
 
-const totals = obj({ lines: uint, records: uint, ignored: uint, malformed: uint, oversized: uint, blank: uint, duplicates: uint });
+const totals = obj({ lines: uint, records: uint, ignored: uint, malformed: uint, oversized: uint, blank: uint, duplicates: uint }, { unparsed: uint });
 
 const assaySummary = obj({
   records: uint,

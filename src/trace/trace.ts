@@ -82,9 +82,9 @@ export interface TraceReport {
 /**
  * What a traced line is when it holds no call event, as the pass read it: `read` (a record the
  * profiles read and ignored: `kind` names it, e.g. `event "tool:pre"`), `blank`, `malformed` (the
- * pass reported it: `reason` is the MALFORMED_LINE reason, or `oversized`), `unparsed` (no
- * profile's needle or kind key is on it: skipped without JSON.parse and counted as ignored, though
- * it is not JSON or not an object, which `--validate-all` reports as MALFORMED_LINE), or `absent`
+ * pass reported it: `reason` is the MALFORMED_LINE reason, or `oversized`), `unparsed` (not JSON,
+ * but no profile's needle or kind key is on it: skipped without JSON.parse and counted as ignored;
+ * `--validate-all` reports it as MALFORMED_LINE), or `absent`
  * (the file has fewer lines; `lines` says how many). `profile`: the profile(s) that read the input,
  * or the `--profile` given when none used a record of it.
  */
@@ -439,8 +439,7 @@ async function describeLine(file: string, n: number, profile: string, reason: st
           return reason !== null ? { state: 'malformed', kind: null, profile, reason } : { state: 'unparsed', kind: null, profile };
         }
         if (reason !== null) return { state: 'malformed', kind: recordKind(value), profile, reason };
-        // Not an object and not reported: the reader skipped it unparsed (docs/inputs.md).
-        if (value === null || typeof value !== 'object' || Array.isArray(value)) return { state: 'unparsed', kind: recordKind(value), profile };
+        // JSON, parsed or not: the profiles' reading of it is JSON.parse's (docs/inputs.md).
         return { state: 'read', kind: recordKind(value), profile };
       }
     } finally {

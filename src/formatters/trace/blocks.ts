@@ -31,7 +31,6 @@ function targetText(t: TraceReport['target']): string {
 
 function malformedText(l: NonNullable<TraceReport['line']>): string {
   const kind = l.kind ? ` (${safeText(l.kind, 120)})` : '';
-  if (l.reason === 'not-an-object') return `its record${kind} is not an object`;
   if (l.reason === 'truncated') return 'the line is cut short';
   if (l.reason === 'invalid-json' || !l.kind) return 'the line is not JSON';
   return `the line${kind} is reported`;
@@ -51,7 +50,7 @@ function lineText(target: TraceReport['target'], l: NonNullable<TraceReport['lin
         ? `No call at ${at}: the line is over --max-line-bytes (an OVERSIZED_LINE finding), skipped.`
         : `No call at ${at}: ${malformedText(l)} (a MALFORMED_LINE finding, ${safeText(l.reason ?? 'invalid-json', 40)}).`;
     case 'unparsed':
-      return `No call at ${at}: ${l.kind ? `its record (${safeText(l.kind, 120)}) is not an object` : 'the line is not JSON'}, but no needle or kind key of profile ${safeText(l.profile ?? '', 60)} is on it: skipped unparsed and counted as ignored (with --validate-all, a MALFORMED_LINE finding).`;
+      return `No call at ${at}: the line is not JSON, but no needle or kind key of profile ${safeText(l.profile ?? '', 60)} is on it: skipped unparsed and counted as ignored (with --validate-all, a MALFORMED_LINE finding).`;
     case 'absent':
       return `No call at ${at}: the file has ${l.lines ?? 0} line(s).`;
   }

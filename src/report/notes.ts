@@ -10,7 +10,7 @@ export const NOTE_TEXT = {
   'assay-several-runs':
     'assay: the files look like several runs (repeated initialize handshakes or reused caller JSON-RPC ids, counted in records.assay.runs): pairs across runs are guesses; give one run’s files',
   'assay-method-spelling':
-    'assay: some JSON-RPC lines are tools/call-shaped under another method spelling (e.g. TOOLS/CALL): methods are case-sensitive, so they were ignored, not read as calls (records.assay.methodSpellings: how many, and the first one’s location)',
+    'assay: some JSON-RPC lines are tools/call-shaped under another method spelling (e.g. TOOLS/CALL, "tools/call "): methods are exact, so they were ignored, not read as calls (records.assay.methodSpellings: how many, and the first one’s location)',
   'assay-delivery-not-audited': 'assay: delivery not audited (give --upstream FILE, the upstream’s received tools/call log)',
   'jsonrpc-notifications': 'jsonrpc: notifications are counted (records.jsonrpc.notifications), never calls',
   'jsonrpc-naive-times': 'jsonrpc: times without a zone (naive ISO 8601) were read as UTC',

@@ -16,8 +16,11 @@ import { VERSION } from '../version.js';
 
 export const TRACE_SCHEMA = 'callpair.trace.v1';
 
-/** What to trace: a correlation id, or one line of a capture. */
-export type TraceTarget = { kind: 'id'; id: string } | { kind: 'location'; path: string; line: number };
+/**
+ * What to trace: a correlation id, or one line of a capture; `pointer`: one record of those the
+ * line holds (a HAR entry, a custom `records` path), by its JSON pointer.
+ */
+export type TraceTarget = { kind: 'id'; id: string } | { kind: 'location'; path: string; line: number; pointer?: string };
 
 export interface TraceEvent {
   loc: Loc;
@@ -86,14 +89,16 @@ export interface TraceReport {
  * but no profile's needle or kind key is on it: skipped without JSON.parse and counted as ignored;
  * `--validate-all` reports it as MALFORMED_LINE), or `absent`
  * (the file has fewer lines; `lines` says how many). `profile`: the profile(s) that read the input,
- * or the `--profile` given when none used a record of it.
+ * or the `--profile` given when none used a record of it. `pointer`: a `PATH:LINE#POINTER` target
+ * whose line holds call events at other pointers only (`pointers`: the first 20 of them).
  */
 export interface TraceLine {
-  state: 'read' | 'blank' | 'malformed' | 'unparsed' | 'absent';
+  state: 'read' | 'blank' | 'malformed' | 'unparsed' | 'absent' | 'pointer';
   kind: string | null;
   profile: string | null;
   reason?: string;
   lines?: number;
+  pointers?: string[];
 }
 
 export interface TraceOptions extends AnalyzeOptions {
@@ -106,16 +111,16 @@ const MAX_OPEN_LISTED = 20;
 const MAX_INTERIMS = 50;
 
 /**
- * Reads `ID|PATH:LINE`: a location when it ends in `:N` and its path is a file (or one of the
- * inputs); otherwise an id, which must pass the safe-shape rule (an invalid id is never echoed:
+ * Reads `ID|PATH:LINE[#POINTER]`: a location when it ends in `:N` (or `:N#/json/pointer`, the form
+ * the table shows for a record that has one) and its path is a file (or one of the inputs); otherwise an id, which must pass the safe-shape rule (an invalid id is never echoed:
  * look such a call up by the line it is on).
  */
 export function parseTarget(text: string, inputs: readonly string[], exists: (p: string) => boolean): TraceTarget {
-  const m = /^(.+):(\d+)$/.exec(text);
-  if (m) {
+  for (const m of [/^(.+?):(\d+)#(\/.*)$/.exec(text), /^(.+):(\d+)$/.exec(text)]) {
+    if (!m) continue;
     const p = m[1]!;
     const abs = path.resolve(p);
-    if (exists(p) || inputs.some((i) => path.resolve(i) === abs)) return { kind: 'location', path: p, line: Number(m[2]) };
+    if (exists(p) || inputs.some((i) => path.resolve(i) === abs)) return { kind: 'location', path: p, line: Number(m[2]), ...(m[3] !== undefined ? { pointer: m[3] } : {}) };
   }
   // A JSON-RPC string id as it is shown (docs/pairing.md, "How ids are shown"): `"9"`.
   if (/^"[A-Za-z0-9_.:-]{1,128}"$/.test(text)) return { kind: 'id', id: text };
@@ -183,11 +188,13 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
   const target = opts.target;
   const maxCalls = opts.maxCalls ?? 20;
   const targetKey = target.kind === 'location' ? key(target) : null;
+  const targetPointer = target.kind === 'location' ? target.pointer : undefined;
+  const atTarget = (l: Loc) => key(l) === targetKey && (targetPointer === undefined || l.pointer === targetPointer);
   const { key: ek, known } = eventKeys();
   const matchesEv = (ev: { loc: Loc; id: string | null; idLabel?: string }) =>
     target.kind === 'id'
       ? ev.id === target.id || ev.idLabel === target.id || (ev.idLabel?.startsWith(`${target.id} (`) ?? false) // `9 (client)`: a direction after the id
-      : key(ev.loc) === targetKey;
+      : atTarget(ev.loc);
 
   const specs = new Map<string, ChannelSpec>();
   // The open requests per channel/scope, mirrored from the events and the pass's pairs and orphans.
@@ -271,6 +278,7 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
   };
 
   let lineReason: string | null = null;
+  const otherPointers: string[] = [];
   const report = await analyze({
     ...opts,
     onChannels: (s) => {
@@ -279,6 +287,8 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
     },
     onEvent: (ev) => {
       ek(ev.loc); // known from now on: findings that name this event find it by identity
+      if (targetPointer !== undefined && ev.loc.pointer !== undefined && key(ev.loc) === targetKey && otherPointers.length < MAX_OPEN_LISTED && !otherPointers.includes(ev.loc.pointer))
+        otherPointers.push(ev.loc.pointer);
       const sk = scopeKey(ev.channel, ev.scope);
       let m = open.get(sk);
       if (ev.role === 'request') {
@@ -396,7 +406,7 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
   if (target.kind === 'location' && calls.length === 0) {
     const input = report.inputs.find((i) => path.resolve(i.path) === path.resolve(target.path));
     const profile = input && input.profile !== 'none' ? input.profile : report.run.profile;
-    const line = await describeLine(target.path, target.line, profile, lineReason);
+    const line = otherPointers.length > 0 ? { state: 'pointer' as const, kind: null, profile, pointers: otherPointers } : await describeLine(target.path, target.line, profile, lineReason);
     if (line) out.line = line;
   }
   return out;

@@ -43,6 +43,7 @@ export function countersSnapshot(c: Counters): CountersSnapshot {
     terminalsWithId: c.terminalsWithId,
     maxInFlight: c.maxInFlight,
     negativeLatencies: c.negativeLatencies,
+    zeroLatencies: c.zeroLatencies,
     byMethod: { id: m.id, signature: m.signature, fifo: m.fifo, record: m.record },
     byConfidence: { exact: k.exact, unambiguous: k.unambiguous, ambiguous: k.ambiguous },
     latency: c.latency.stats(),

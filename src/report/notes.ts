@@ -29,3 +29,15 @@ export type NoteCode = keyof typeof NOTE_TEXT;
 export function noteText(code: NoteCode): string {
   return NOTE_TEXT[code];
 }
+
+/** How a channel's zero-latency note starts (`callpair merge` recomputes it from the merged count). */
+const ZERO_LATENCY_TAIL = ' pair(s) have equal request and terminal times: latency 0 at the capture’s time resolution (channels[].zeroLatencies)';
+
+/** A channel whose pairs have latency 0 because request and terminal carry the same time. */
+export function zeroLatencyNote(channel: string, pairs: number): string {
+  return `${channel}: ${pairs}${ZERO_LATENCY_TAIL}`;
+}
+
+export function isZeroLatencyNote(note: string): boolean {
+  return note.endsWith(ZERO_LATENCY_TAIL);
+}

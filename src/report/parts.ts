@@ -52,6 +52,8 @@ export interface CounterReport {
   idCoverage: { requests: number | null; terminals: number | null };
   maxInFlight: number;
   negativeLatencies: number;
+  /** Pairs whose request and terminal have equal times (latency 0 at the capture's time resolution); absent in reports of versions before it. */
+  zeroLatencies: number;
   latencyMs: LatencyStats | null;
 }
 

@@ -132,6 +132,7 @@ export function counterReport(c: CountersSnapshot, meaning?: Pick<ChannelMeaning
     idCoverage: noIds ? { requests: null, terminals: null } : { requests: rate(c.requestsWithId, c.requests), terminals: rate(c.terminalsWithId, c.terminals) },
     maxInFlight: c.maxInFlight,
     negativeLatencies: c.negativeLatencies,
+    zeroLatencies: c.zeroLatencies,
     latencyMs: c.latency,
   };
 }

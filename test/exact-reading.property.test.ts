@@ -40,7 +40,7 @@ const recordArb = fc.oneof(
   fc.record({
     jsonrpc: fc.constant('2.0'),
     id: fc.oneof(fc.integer({ min: 1, max: 4 }), fc.constantFrom('a', 'b')),
-    method: fc.constantFrom('tools/call', 'tools/list', 'initialize'),
+    method: fc.constantFrom('tools/call', 'tools/list', 'initialize', 'TOOLS/CALL', ' tools/call', 'tools/call\t', 'tools/call\u00a0'),
     params: fc.record({ name: fc.constantFrom(...TOOLS), arguments: fc.constant({}) }),
   }),
   fc.record({ jsonrpc: fc.constant('2.0'), id: fc.integer({ min: 1, max: 4 }), result: fc.constant({ content: [] }) }),

@@ -22,11 +22,12 @@ describe('records that share a line', () => {
     expect((await runCli(['analyze', file, '--profile', 'har'])).stdout).toContain(`${file}:1#/log/entries/1`);
   });
 
-  it('Markdown and the table locate a finding at a record of a records path by path:line#pointer', async () => {
+  it('Markdown, the table and HTML locate a finding at a record of a records path by path:line#pointer', async () => {
     const args = ['analyze', '--profile', 'fixtures/custom/lang/claude-code.json', 'fixtures/custom/lang/claude-code-parallel.jsonl'];
     const at = 'fixtures/custom/lang/claude-code-parallel.jsonl:8';
     expect((await runCli([...args, '-f', 'markdown'])).stdout).toContain(`| ${at}\\#/message/content/0 |`);
     expect((await runCli(args)).stdout).toContain(`│ ${at}#/message/content/0 │`);
+    expect((await runCli([...args, '-f', 'html'])).stdout).toContain(`${at}#/message/content/0`);
   });
 
   it('trace PATH:LINE#POINTER picks one record of the line; PATH:LINE takes them all', async () => {

@@ -23,7 +23,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   // 3. profiles: the record families in use, told what the roles are.
   const profiles = pickProfiles(opts, roles);
   // 4. engine: the pairing engine over the profiles' channels, with its sink and the listeners.
-  const collector = new FindingCollector(opts.maxFindings ?? DEFAULT_MAX_FINDINGS);
+  const collector = new FindingCollector(opts.maxFindings ?? DEFAULT_MAX_FINDINGS, opts.onFinding);
   const pass = wireEngine(opts, profiles, collector);
   // 5. reader: every source read in order into the profiles, each with its ledger.
   reportWalkErrors(found.walkErrors, collector);

@@ -1,5 +1,5 @@
 /**
- * `callpair trace ID|PATH:LINE [inputs..]`: one call explained — its request, interims and
+ * `callpair trace ID|PATH:LINE[#POINTER] [inputs..]`: one call explained — its request, interims and
  * terminal, how it was paired and among which open requests, what FIFO and signature-FIFO would
  * have taken, and the findings that name it (docs/trace.md).
  */
@@ -36,7 +36,7 @@ export const traceCommand: CommandModule = {
   builder: (y) =>
     wideOption(
       inputOptions(y)
-        .positional('target', { type: 'string', describe: 'a correlation id, or PATH:LINE of the call\'s request, interim or terminal' })
+        .positional('target', { type: 'string', describe: 'a correlation id, or PATH:LINE of the call\'s request, interim or terminal (PATH:LINE#POINTER: one record of the line)' })
         .option('format', { alias: 'f', type: 'string', default: 'table', choices: TRACE_FORMAT_NAMES, describe: 'output format' })
         .option('output', { alias: 'o', type: 'string', describe: 'write to FILE instead of stdout' }),
     )

@@ -395,7 +395,10 @@ export class PairingEngine {
       c.byConfidence[confidence]++;
       if (latencyMs !== null) {
         if (latencyMs < 0) c.negativeLatencies++;
-        else c.latency.record(latencyMs, ev.loc);
+        else {
+          if (latencyMs === 0) c.zeroLatencies++;
+          c.latency.record(latencyMs, ev.loc);
+        }
       }
     });
     if (latencyMs !== null && latencyMs >= 0) this.recordGroupLatency(ch, latencyGroup(req, ev), latencyMs, ev.loc);

@@ -182,7 +182,7 @@ function findingsSection(r: Report): string {
     out.push(`<h3>Worst findings <span class="dim">(first ${Math.min(FINDINGS_SHOWN, worst.length)} of ${r.findings.length} listed in the report)</span></h3>`);
     out.push('<table class="findings"><thead><tr><th>severity</th><th>code</th><th>where</th><th>scope</th><th>what</th></tr></thead><tbody>');
     for (const f of worst.slice(0, FINDINGS_SHOWN)) {
-      const where = f.locations.slice(0, 3).map((l) => `${safeText(l.path, 160)}:${l.line}`);
+      const where = f.locations.slice(0, 3).map((l) => `${safeText(l.path, 160)}:${l.line}${l.pointer ? `#${safeText(l.pointer, 200)}` : ''}`);
       out.push(
         `<tr><td class="sev-${f.severity}">${f.severity}</td><td><code>${esc(f.code)}</code></td><td class="mono">${where.map((w) => esc(w)).join('<br>')}</td><td class="mono">${f.scope === null ? '—' : text(f.scope, 60)}</td><td>${text(f.message, 400)}</td></tr>`,
       );

@@ -45,7 +45,7 @@ function x(s: string, max = 200): string {
 
 function at(f: Finding): string {
   const l = f.locations[0];
-  return l ? `${safeText(l.path, 400)}:${l.line}` : '(no location)';
+  return l ? `${safeText(l.path, 400)}:${l.line}${l.pointer ? `#${safeText(l.pointer, 200)}` : ''}` : '(no location)';
 }
 
 interface Case {

@@ -39,8 +39,9 @@ export function mdText(s: string, max = 120): string {
     .replace(/(www)\./gi, '$1\\.');
 }
 
-function mdLoc(l: { path: string; line: number } | undefined): string {
-  return l ? `${mdText(l.path, 160)}:${l.line}` : '—';
+/** `path:line`, and `#pointer` when the record has one (src/formatters/safe.ts `loc`). */
+function mdLoc(l: { path: string; line: number; pointer?: string } | undefined): string {
+  return l ? `${mdText(l.path, 160)}:${l.line}${l.pointer ? mdText(`#${l.pointer}`, 200) : ''}` : '—';
 }
 
 function row(cells: string[]): string {

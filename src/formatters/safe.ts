@@ -58,8 +58,12 @@ export function hasUnsafe(s: string): boolean {
   return r;
 }
 
-export function loc(l: { path: string; line: number } | null | undefined): string {
-  return l ? `${safeText(l.path, 400)}:${l.line}` : '—';
+/**
+ * `path:line`, and `#pointer` when the record is one of several a value holds (a HAR entry, a
+ * custom `records` path: they may share a line), as `trace PATH:LINE#POINTER` takes it (docs/trace.md).
+ */
+export function loc(l: { path: string; line: number; pointer?: string } | null | undefined): string {
+  return l ? `${safeText(l.path, 400)}:${l.line}${l.pointer ? `#${safeText(l.pointer, 200)}` : ''}` : '—';
 }
 
 /**

@@ -53,6 +53,6 @@ export function assaySection(report: Report, chalk: ChalkInstance, width?: numbe
     out.push(fittedTable(['delivery audit', 'arrived upstream', 'not arrived'], m, chalk, { width, hidden }));
   }
   const sp = a.methodSpellings;
-  if (sp) out.push(chalk.yellow(`${sp.count} tools/call-shaped line(s) under another method spelling, the first at ${loc(sp.first)}: ignored (JSON-RPC methods are case-sensitive)`));
+  if (sp) out.push(chalk.yellow(`${sp.count} tools/call-shaped line(s) under another method spelling, the first at ${loc(sp.first)}: ignored (JSON-RPC methods are exact)`));
   return out.join('\n');
 }

@@ -29,6 +29,7 @@ import {
 import type { LatencyStats } from '../stats/histogram.js';
 import { compareLocs, mergeSketches, sketchStats } from './sketch.js';
 import { append } from '../arrays.js';
+import { isZeroLatencyNote, zeroLatencyNote } from '../report/notes.js';
 
 /** A report that cannot be merged with the others (one line; the CLI exits 2). */
 export class MergeRefusal extends Error {
@@ -70,7 +71,7 @@ export class ReportMerger {
     this.count++;
     append(this.inputs, r.inputs); // not push(...): a shard may list more inputs than a call takes arguments
     // The merge's own notes are recomputed from the merged counts (associative: a merge of merges says the same).
-    for (const n of r.notes) if (!n.startsWith(MERGE_NOTE_PREFIX)) this.notes.add(n);
+    for (const n of r.notes) if (!n.startsWith(MERGE_NOTE_PREFIX) && !isZeroLatencyNote(n)) this.notes.add(n);
     for (const [name, section] of Object.entries(r.records ?? {})) {
       let sum = this.records.get(name);
       if (!sum) this.records.set(name, (sum = {}));
@@ -208,6 +209,7 @@ export class ReportMerger {
         latencyByGroup: groups.map((g) => g.r),
         scopes,
       });
+      if (acc.counters.zeroLatencies > 0) this.notes.add(zeroLatencyNote(name, acc.counters.zeroLatencies));
       mergeData.channels.push({
         channel: name,
         requestsWithId: acc.counters.requestsWithId,
@@ -341,6 +343,7 @@ function addCounts(c: Counters, r: CounterReport, requestsWithId: number, termin
   c.terminalsWithId += terminalsWithId;
   if (r.maxInFlight > c.maxInFlight) c.maxInFlight = r.maxInFlight;
   c.negativeLatencies += r.negativeLatencies;
+  c.zeroLatencies += r.zeroLatencies ?? 0;
 }
 
 /**

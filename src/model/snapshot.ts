@@ -53,6 +53,8 @@ export interface CountersSnapshot {
   terminalsWithId: number;
   maxInFlight: number;
   negativeLatencies: number;
+  /** Pairs whose request and terminal have equal times: latency 0 at the capture's time resolution. */
+  zeroLatencies: number;
   latency: LatencyStats | null;
 }
 
@@ -120,5 +122,6 @@ export function zeroCounts(): Omit<CountersSnapshot, 'latency'> {
     terminalsWithId: 0,
     maxInFlight: 0,
     negativeLatencies: 0,
+    zeroLatencies: 0,
   };
 }

@@ -26,12 +26,8 @@ export function wireEngine(opts: AnalyzeOptions, profiles: readonly Profile[], c
   opts.onChannels?.(specs);
   const channelOwner = new Map(profiles.flatMap((p) => p.channels.map((c) => [c.name, p] as const)));
   const failed = new Map<string, number>();
-  const addFinding = opts.onFinding
-    ? (f: Finding) => {
-        collector.add(f);
-        opts.onFinding!(f);
-      }
-    : (f: Finding) => collector.add(f);
+  // The collector tells opts.onFinding of every finding (analyze.ts), the reader's too.
+  const addFinding = (f: Finding) => collector.add(f);
   const sink: EngineSink = {
     finding: addFinding,
     pair: (p) => {

@@ -143,6 +143,7 @@ async function readOne(
     malformed: l.malformed,
     oversized: l.oversized,
     ignored: ignored + l.unparsed,
+    unparsed: l.unparsed,
     duplicates,
     used: usedTotal,
     bytes: l.bytes,

@@ -96,6 +96,8 @@ export interface FindingDataMap {
    * `unusable`: valid JSON that no profile could handle (counted as an ignored record);
    * `duplicate-key`: valid JSON holding twice a key a profile checks for repeats, when that
    * profile has no finding of its own for it (read as JSON.parse reads it: the last one).
+   * `not-an-object` is never made (a value other than an object is an ignored record:
+   * docs/inputs.md#lines-no-profile-reads); saved reports that hold it still validate.
    */
   MALFORMED_LINE: { reason: 'invalid-json' | 'truncated' | 'not-an-object' | 'unusable' | 'duplicate-key'; bytes: number };
   OVERSIZED_LINE: { bytes: number; limit: number };
@@ -271,9 +273,14 @@ export class FindingCollector {
   private readonly kept = new Map<FindingCode, Finding[]>();
   /** Per code, once trimmed: the last kept finding; anything after it in the order can never be kept. */
   private readonly bound = new Map<FindingCode, Finding>();
-  constructor(private readonly max: number) {}
+  /** `listener`: told of every finding as it is added, before the cap trims the list. */
+  constructor(
+    private readonly max: number,
+    private readonly listener?: (f: Finding) => void,
+  ) {}
 
   add(f: Finding): void {
+    this.listener?.(f);
     const n = (this.counts.get(f.code) ?? 0) + 1;
     this.counts.set(f.code, n);
     if (this.max === 0) return;

@@ -10,7 +10,7 @@ export const NOTE_TEXT = {
   'assay-several-runs':
     'assay: the files look like several runs (repeated initialize handshakes or reused caller JSON-RPC ids, counted in records.assay.runs): pairs across runs are guesses; give one run’s files',
   'assay-method-spelling':
-    'assay: some JSON-RPC lines are tools/call-shaped under another method spelling (e.g. TOOLS/CALL): methods are case-sensitive, so they were ignored, not read as calls (records.assay.methodSpellings: how many, and the first one’s location)',
+    'assay: some JSON-RPC lines are tools/call-shaped under another method spelling (e.g. TOOLS/CALL, "tools/call "): methods are exact, so they were ignored, not read as calls (records.assay.methodSpellings: how many, and the first one’s location)',
   'assay-delivery-not-audited': 'assay: delivery not audited (give --upstream FILE, the upstream’s received tools/call log)',
   'jsonrpc-notifications': 'jsonrpc: notifications are counted (records.jsonrpc.notifications), never calls',
   'jsonrpc-naive-times': 'jsonrpc: times without a zone (naive ISO 8601) were read as UTC',
@@ -28,4 +28,16 @@ export type NoteCode = keyof typeof NOTE_TEXT;
 
 export function noteText(code: NoteCode): string {
   return NOTE_TEXT[code];
+}
+
+/** How a channel's zero-latency note starts (`callpair merge` recomputes it from the merged count). */
+const ZERO_LATENCY_TAIL = ' pair(s) have equal request and terminal times: latency 0 at the capture’s time resolution (channels[].zeroLatencies)';
+
+/** A channel whose pairs have latency 0 because request and terminal carry the same time. */
+export function zeroLatencyNote(channel: string, pairs: number): string {
+  return `${channel}: ${pairs}${ZERO_LATENCY_TAIL}`;
+}
+
+export function isZeroLatencyNote(note: string): boolean {
+  return note.endsWith(ZERO_LATENCY_TAIL);
 }

@@ -17,6 +17,12 @@ export interface InputLedgerReport {
   malformed: number;
   oversized: number;
   ignored: number;
+  /**
+   * Of `ignored`: lines no profile's needle or kind key is on, skipped without JSON.parse
+   * (docs/inputs.md#lines-no-profile-reads): counted as records, never checked as JSON (0 with
+   * --validate-all). Absent in reports of versions before it.
+   */
+  unparsed: number;
   duplicates: number;
   /** Records mapped to events. */
   used: number;
@@ -46,6 +52,8 @@ export interface CounterReport {
   idCoverage: { requests: number | null; terminals: number | null };
   maxInFlight: number;
   negativeLatencies: number;
+  /** Pairs whose request and terminal have equal times (latency 0 at the capture's time resolution); absent in reports of versions before it. */
+  zeroLatencies: number;
   latencyMs: LatencyStats | null;
 }
 

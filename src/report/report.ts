@@ -18,11 +18,12 @@ export const REPORT_SCHEMA = 'callpair.report.v1';
 
 /** The report's `totals`: every input's ledger summed (one run, or the shards `callpair merge` combines). */
 export function inputTotals(inputs: readonly InputLedgerReport[]): Report['totals'] {
-  const t = { lines: 0, records: 0, ignored: 0, malformed: 0, oversized: 0, blank: 0, duplicates: 0 };
+  const t = { lines: 0, records: 0, ignored: 0, unparsed: 0, malformed: 0, oversized: 0, blank: 0, duplicates: 0 };
   for (const i of inputs) {
     t.lines += i.lines;
     t.records += i.records;
     t.ignored += i.ignored;
+    t.unparsed += i.unparsed ?? 0;
     t.malformed += i.malformed;
     t.oversized += i.oversized;
     t.blank += i.blank;
@@ -80,7 +81,7 @@ export interface Report {
   tool: { name: 'callpair'; version: string };
   run: RunReport;
   inputs: InputLedgerReport[];
-  totals: { lines: number; records: number; ignored: number; malformed: number; oversized: number; blank: number; duplicates: number };
+  totals: { lines: number; records: number; ignored: number; unparsed: number; malformed: number; oversized: number; blank: number; duplicates: number };
   channels: ChannelReport[];
   /** Profile-specific counts (e.g. `assay`). */
   records: Record<string, unknown>;
@@ -131,6 +132,7 @@ export function counterReport(c: CountersSnapshot, meaning?: Pick<ChannelMeaning
     idCoverage: noIds ? { requests: null, terminals: null } : { requests: rate(c.requestsWithId, c.requests), terminals: rate(c.terminalsWithId, c.terminals) },
     maxInFlight: c.maxInFlight,
     negativeLatencies: c.negativeLatencies,
+    zeroLatencies: c.zeroLatencies,
     latencyMs: c.latency,
   };
 }
@@ -213,6 +215,7 @@ export function ledgerViolations(report: Report): string[] {
     if (i.format === 'jsonl' && i.lines !== i.records + i.blank + i.malformed + i.oversized)
       out.push(`${i.path}: lines ≠ records + blank + malformed + oversized`);
     if (i.records !== i.used + i.ignored + i.duplicates) out.push(`${i.path}: records ≠ used + ignored + duplicates`);
+    if ((i.unparsed ?? 0) > i.ignored) out.push(`${i.path}: unparsed > ignored`);
   }
   return out;
 }

@@ -178,8 +178,8 @@ const channel = obj({
   failed: uint,
   scopeCount: uint,
   latencyByGroup: arr(obj({ group: nullable(str), subgroup: nullable(str), count: uint, min: finite, p50: nullable(finite), p90: nullable(finite), p99: nullable(finite), max: finite, minAt: nullable(loc), maxAt: nullable(loc) })),
-  scopes: arr(obj({ scope: str, ...counters })),
-}, { scopesOmitted: uint, scopesFolded: uint });
+  scopes: arr(obj({ scope: str, ...counters }, { zeroLatencies: uint })),
+}, { scopesOmitted: uint, scopesFolded: uint, zeroLatencies: uint });
 
 /** What each code's `data` holds (findings.ts `FindingDataMap`): enums checked, strings free text. */
 const DATA: Record<FindingCode, Check> = {
@@ -299,9 +299,9 @@ const input = obj({
   used: uint,
   bytes: uint,
   error: nullable(obj({ message: str, byteOffset: uint })),
-});
+}, { unparsed: uint });
 
-const totals = obj({ lines: uint, records: uint, ignored: uint, malformed: uint, oversized: uint, blank: uint, duplicates: uint });
+const totals = obj({ lines: uint, records: uint, ignored: uint, malformed: uint, oversized: uint, blank: uint, duplicates: uint }, { unparsed: uint });
 
 const assaySummary = obj({
   records: uint,

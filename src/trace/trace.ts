@@ -16,8 +16,11 @@ import { VERSION } from '../version.js';
 
 export const TRACE_SCHEMA = 'callpair.trace.v1';
 
-/** What to trace: a correlation id, or one line of a capture. */
-export type TraceTarget = { kind: 'id'; id: string } | { kind: 'location'; path: string; line: number };
+/**
+ * What to trace: a correlation id, or one line of a capture; `pointer`: one record of those the
+ * line holds (a HAR entry, a custom `records` path), by its JSON pointer.
+ */
+export type TraceTarget = { kind: 'id'; id: string } | { kind: 'location'; path: string; line: number; pointer?: string };
 
 export interface TraceEvent {
   loc: Loc;
@@ -80,15 +83,22 @@ export interface TraceReport {
 }
 
 /**
- * What a traced line is when it holds no call event: `read` (a record the profiles read and
- * ignored: `kind` names it, e.g. `event "tool:pre"`), `blank`, `malformed` (not JSON), or
- * `absent` (the file has fewer lines; `lines` says how many).
+ * What a traced line is when it holds no call event, as the pass read it: `read` (a record the
+ * profiles read and ignored: `kind` names it, e.g. `event "tool:pre"`), `blank`, `malformed` (the
+ * pass reported it: `reason` is the MALFORMED_LINE reason, or `oversized`), `unparsed` (not JSON,
+ * but no profile's needle or kind key is on it: skipped without JSON.parse and counted as ignored;
+ * `--validate-all` reports it as MALFORMED_LINE), or `absent`
+ * (the file has fewer lines; `lines` says how many). `profile`: the profile(s) that read the input,
+ * or the `--profile` given when none used a record of it. `pointer`: a `PATH:LINE#POINTER` target
+ * whose line holds call events at other pointers only (`pointers`: the first 20 of them).
  */
 export interface TraceLine {
-  state: 'read' | 'blank' | 'malformed' | 'absent';
+  state: 'read' | 'blank' | 'malformed' | 'unparsed' | 'absent' | 'pointer';
   kind: string | null;
   profile: string | null;
+  reason?: string;
   lines?: number;
+  pointers?: string[];
 }
 
 export interface TraceOptions extends AnalyzeOptions {
@@ -101,16 +111,16 @@ const MAX_OPEN_LISTED = 20;
 const MAX_INTERIMS = 50;
 
 /**
- * Reads `ID|PATH:LINE`: a location when it ends in `:N` and its path is a file (or one of the
- * inputs); otherwise an id, which must pass the safe-shape rule (an invalid id is never echoed:
+ * Reads `ID|PATH:LINE[#POINTER]`: a location when it ends in `:N` (or `:N#/json/pointer`, the form
+ * the table shows for a record that has one) and its path is a file (or one of the inputs); otherwise an id, which must pass the safe-shape rule (an invalid id is never echoed:
  * look such a call up by the line it is on).
  */
 export function parseTarget(text: string, inputs: readonly string[], exists: (p: string) => boolean): TraceTarget {
-  const m = /^(.+):(\d+)$/.exec(text);
-  if (m) {
+  for (const m of [/^(.+?):(\d+)#(\/.*)$/.exec(text), /^(.+):(\d+)$/.exec(text)]) {
+    if (!m) continue;
     const p = m[1]!;
     const abs = path.resolve(p);
-    if (exists(p) || inputs.some((i) => path.resolve(i) === abs)) return { kind: 'location', path: p, line: Number(m[2]) };
+    if (exists(p) || inputs.some((i) => path.resolve(i) === abs)) return { kind: 'location', path: p, line: Number(m[2]), ...(m[3] !== undefined ? { pointer: m[3] } : {}) };
   }
   // A JSON-RPC string id as it is shown (docs/pairing.md, "How ids are shown"): `"9"`.
   if (/^"[A-Za-z0-9_.:-]{1,128}"$/.test(text)) return { kind: 'id', id: text };
@@ -178,11 +188,13 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
   const target = opts.target;
   const maxCalls = opts.maxCalls ?? 20;
   const targetKey = target.kind === 'location' ? key(target) : null;
+  const targetPointer = target.kind === 'location' ? target.pointer : undefined;
+  const atTarget = (l: Loc) => key(l) === targetKey && (targetPointer === undefined || l.pointer === targetPointer);
   const { key: ek, known } = eventKeys();
   const matchesEv = (ev: { loc: Loc; id: string | null; idLabel?: string }) =>
     target.kind === 'id'
       ? ev.id === target.id || ev.idLabel === target.id || (ev.idLabel?.startsWith(`${target.id} (`) ?? false) // `9 (client)`: a direction after the id
-      : key(ev.loc) === targetKey;
+      : atTarget(ev.loc);
 
   const specs = new Map<string, ChannelSpec>();
   // The open requests per channel/scope, mirrored from the events and the pass's pairs and orphans.
@@ -265,6 +277,8 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
     return true;
   };
 
+  let lineReason: string | null = null;
+  const otherPointers: string[] = [];
   const report = await analyze({
     ...opts,
     onChannels: (s) => {
@@ -273,6 +287,8 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
     },
     onEvent: (ev) => {
       ek(ev.loc); // known from now on: findings that name this event find it by identity
+      if (targetPointer !== undefined && ev.loc.pointer !== undefined && key(ev.loc) === targetKey && otherPointers.length < MAX_OPEN_LISTED && !otherPointers.includes(ev.loc.pointer))
+        otherPointers.push(ev.loc.pointer);
       const sk = scopeKey(ev.channel, ev.scope);
       let m = open.get(sk);
       if (ev.role === 'request') {
@@ -369,6 +385,9 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
     },
     onFinding: (f: Finding) => {
       const first = f.locations[0];
+      // The reader's word on the target line (it holds no call then): not JSON, cut, too long.
+      if (targetKey !== null && first && (f.code === 'MALFORMED_LINE' || f.code === 'OVERSIZED_LINE') && key(first) === targetKey)
+        lineReason ??= f.code === 'MALFORMED_LINE' ? f.data.reason : 'oversized';
       if (!onFound(f) && first) {
         if (terminalEv && (terminalEv.loc === first || (!known(first) && key(terminalEv.loc) === key(first)))) {
           if (f.code === 'DUPLICATE_TERMINAL' && matchesEv(terminalEv)) {
@@ -386,7 +405,8 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
   const out: TraceReport = { schema: TRACE_SCHEMA, tool: { name: 'callpair', version: VERSION }, target, calls: calls.map((p) => p.call), callsOmitted: omitted };
   if (target.kind === 'location' && calls.length === 0) {
     const input = report.inputs.find((i) => path.resolve(i.path) === path.resolve(target.path));
-    const line = await describeLine(target.path, target.line, input?.profile ?? null);
+    const profile = input && input.profile !== 'none' ? input.profile : report.run.profile;
+    const line = otherPointers.length > 0 ? { state: 'pointer' as const, kind: null, profile, pointers: otherPointers } : await describeLine(target.path, target.line, profile, lineReason);
     if (line) out.line = line;
   }
   return out;
@@ -404,8 +424,11 @@ function recordKind(v: unknown): string {
   return keys.length === 0 ? 'an empty object' : `an object with ${keys.slice(0, 5).map(clip).join(', ')}${keys.length > 5 ? ', …' : ''}`;
 }
 
-/** Reads line `n` of a plain or gzip file (stdin and unreadable files: null). */
-async function describeLine(file: string, n: number, profile: string | null): Promise<TraceLine | null> {
+/**
+ * Reads line `n` of a plain or gzip file (stdin and unreadable files: null). `reason`: what the
+ * pass reported of that line (a MALFORMED_LINE reason, or `oversized`), null when nothing.
+ */
+async function describeLine(file: string, n: number, profile: string, reason: string | null): Promise<TraceLine | null> {
   if (file === '-') return null;
   try {
     const { createReadStream } = await import('node:fs');
@@ -415,14 +438,19 @@ async function describeLine(file: string, n: number, profile: string | null): Pr
     const rl = createInterface({ input: file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw, crlfDelay: Infinity });
     let i = 0;
     try {
-      for await (const text of rl) {
+      for await (let text of rl) {
         if (++i < n) continue;
+        if (i === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a BOM, dropped as the reader does
         if (text.trim() === '') return { state: 'blank', kind: null, profile };
+        let value: unknown;
         try {
-          return { state: 'read', kind: recordKind(JSON.parse(text)), profile };
+          value = JSON.parse(text);
         } catch {
-          return { state: 'malformed', kind: null, profile };
+          return reason !== null ? { state: 'malformed', kind: null, profile, reason } : { state: 'unparsed', kind: null, profile };
         }
+        if (reason !== null) return { state: 'malformed', kind: recordKind(value), profile, reason };
+        // JSON, parsed or not: the profiles' reading of it is JSON.parse's (docs/inputs.md).
+        return { state: 'read', kind: recordKind(value), profile };
       }
     } finally {
       rl.close();

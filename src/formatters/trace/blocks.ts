@@ -29,7 +29,14 @@ function targetText(t: TraceReport['target']): string {
   return t.kind === 'id' ? `id ${safeText(t.id, 130)}` : `${loc(t)}`;
 }
 
-/** Why a traced line holds no call: read and ignored (its record kind), blank, not JSON, or past the end. */
+function malformedText(l: NonNullable<TraceReport['line']>): string {
+  const kind = l.kind ? ` (${safeText(l.kind, 120)})` : '';
+  if (l.reason === 'truncated') return 'the line is cut short';
+  if (l.reason === 'invalid-json' || !l.kind) return 'the line is not JSON';
+  return `the line${kind} is reported`;
+}
+
+/** Why a traced line holds no call: read and ignored (its record kind), blank, reported malformed, skipped unparsed, or past the end. */
 function lineText(target: TraceReport['target'], l: NonNullable<TraceReport['line']>): string {
   const at = targetText(target);
   const by = l.profile ? ` by profile ${safeText(l.profile, 60)}` : '';
@@ -39,9 +46,15 @@ function lineText(target: TraceReport['target'], l: NonNullable<TraceReport['lin
     case 'blank':
       return `No call at ${at}: the line is blank.`;
     case 'malformed':
-      return `No call at ${at}: the line is not JSON (a MALFORMED_LINE finding in analyze).`;
+      return l.reason === 'oversized'
+        ? `No call at ${at}: the line is over --max-line-bytes (an OVERSIZED_LINE finding), skipped.`
+        : `No call at ${at}: ${malformedText(l)} (a MALFORMED_LINE finding, ${safeText(l.reason ?? 'invalid-json', 40)}).`;
+    case 'unparsed':
+      return `No call at ${at}: the line is not JSON, but no needle or kind key of profile ${safeText(l.profile ?? '', 60)} is on it: skipped unparsed and counted as ignored (with --validate-all, a MALFORMED_LINE finding).`;
     case 'absent':
       return `No call at ${at}: the file has ${l.lines ?? 0} line(s).`;
+    case 'pointer':
+      return `No call at ${at}: the line's call events are at ${(l.pointers ?? []).map((p) => safeText(p, 200)).join(', ')}.`;
   }
 }
 

@@ -57,9 +57,9 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
     needles: ASSAY_NEEDLES,
     classify: {
       capture: { key: 'schema', prefixes: ['assay.'], other: 'unclaimed', absent: 'unclaimed', unique: assayUnique('capture', run.key) },
-      // Every other case spelling of tools/call is read too (after the exact one), to be noted, never paired.
-      caller: { key: 'method', values: ['tools/call', 'initialize', ...TOOLS_CALL_SPELLINGS], other: 'ignored', absent: 'ignored', unique: assayUnique('rpc', run.key) },
-      upstream: { key: 'method', values: ['tools/call', 'initialize', ...TOOLS_CALL_SPELLINGS], other: 'ignored', absent: 'ignored', unique: assayUnique('rpc', run.key) },
+      // Every other spelling of tools/call (case, blanks around it) is read too, to be noted, never paired.
+      caller: { key: 'method', values: ['tools/call', 'initialize', ...TOOLS_CALL_SPELLINGS], padded: true, other: 'ignored', absent: 'ignored', unique: assayUnique('rpc', run.key) },
+      upstream: { key: 'method', values: ['tools/call', 'initialize', ...TOOLS_CALL_SPELLINGS], padded: true, other: 'ignored', absent: 'ignored', unique: assayUnique('rpc', run.key) },
     },
     keep: ASSAY_KEEP,
     open(source: Source, ctx: ProfileContext): RecordHandler | null {

@@ -15,8 +15,8 @@ import type { AssayRun } from './run.js';
 
 export function readCall(run: AssayRun, obj: Record<string, unknown>, loc: Loc, channel: string, ctx: ProfileContext): RpcCall | 'establish' | null {
   if (obj.method !== 'tools/call') {
-    // JSON-RPC methods are case-sensitive: another spelling is no call, but it is said (a note).
-    if (typeof obj.method === 'string' && obj.method.toLowerCase() === 'tools/call') {
+    // JSON-RPC methods are exact: another spelling (case, blanks around it) is no call, but it is said (a note).
+    if (typeof obj.method === 'string' && obj.method.trim().toLowerCase() === 'tools/call') {
       if (run.methodSpellings++ === 0) run.methodSpellingFirst = loc;
       // On the upstream side such a line may still be a delivery (a lenient server): fail closed.
       if (channel === DELIVERY_CHANNEL.name) run.unverify('method-spelling', loc, { path: loc.path });

@@ -30,4 +30,19 @@ describe('tools/call under another method spelling', () => {
     expect((plain.records.assay as Record<string, unknown>).methodSpellings).toBeUndefined();
     expect(plain.notes).not.toContain(noteText('assay-method-spelling'));
   });
+
+  it('blanks around tools/call on the upstream (" tools/call", "tools/call\\t", "tools/call "): the same path, DELIVERY_UNVERIFIED (method-spelling), the gate fails, in both readings', async () => {
+    const dir = tmpDir();
+    const up = readFileSync(fixture('assay/run-ids.upstream.jsonl'), 'utf8').trim().split('\n');
+    const odd = (m: string, id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: m, params: { name: 'github.delete_repo', arguments: {} } });
+    const upstream = writeCapture([...up, odd(' tools/call', 91), odd('tools/call\t', 92), odd('tools/call ', 93), odd('\u00a0TOOLS/call\n', 94)], 'u.jsonl', dir);
+    for (const validateAll of [false, true]) {
+      const report = await analyze({ inputs: [fixture('assay/run-ids.decisions.ndjson')], caller: [fixture('assay/run-ids.caller.jsonl')], upstream: [upstream], validateAll });
+      const a = report.records.assay as { methodSpellings?: { count: number; first: { path: string; line: number } } };
+      expect(a.methodSpellings).toEqual({ count: 4, first: { path: upstream, line: up.length + 1 } });
+      const u = report.findings.find((f) => f.code === 'DELIVERY_UNVERIFIED' && f.data.cause === 'method-spelling');
+      expect(u?.data).toMatchObject({ cause: 'method-spelling', count: 4, path: upstream });
+      expect(report.gate.passed).toBe(false);
+    }
+  });
 });

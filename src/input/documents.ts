@@ -280,21 +280,32 @@ export class DocumentReader {
     let nq = -1;
     let nb = -1;
     let nn = -1;
+    /**
+     * The index at or after which the open record may outgrow the bound while it may still be split
+     * (so the split is decided there); never later than that byte. -1: to be worked out again.
+     */
+    let lim = -1;
+    const limit = () => (this.elem !== null && this.sp !== null && !this.sp.split && !this.elem.skipping ? start + this.maxValueBytes + 1 - this.elem.size : Infinity);
     while (i < n) {
       const c = chunk[i]!;
       if (this.elem) {
-        if (this.sp !== null && !this.sp.split && !this.elem.skipping && this.elem.size + (i - start) > this.maxValueBytes) {
-          // A record that may be split has just outgrown the bound: whether it is split is decided
-          // here, on exactly its first maxValueBytes + 1 bytes, whatever the chunk boundaries.
-          this.hold(chunk, start, i);
-          start = i;
-          continue;
+        if (i >= lim) {
+          lim = limit();
+          if (i >= lim) {
+            // A record that may be split has just outgrown the bound: whether it is split is decided
+            // here, on exactly its first maxValueBytes + 1 bytes, whatever the chunk boundaries.
+            this.hold(chunk, start, i);
+            start = i;
+            lim = limit();
+            continue;
+          }
         }
         if (this.inString) {
           if (this.escaped) {
             if (c === NL) {
               // A raw newline after a backslash is no escape either: the structure is lost.
               this.breakElement(chunk, start, i);
+              lim = -1;
               start = i;
               continue;
             }
@@ -310,13 +321,10 @@ export class DocumentReader {
           if (nn < i) nn = find(chunk, NL, i);
           const stop = nq < nb ? (nq < nn ? nq : nn) : nb < nn ? nb : nn;
           if (stop > i) this.lineOpen = true;
-          if (this.sp !== null && !this.sp.split && !this.elem.skipping) {
+          if (stop >= lim) {
             // Not past the byte where the record outgrows the bound (the split is decided there).
-            const lim = start + this.maxValueBytes + 1 - this.elem.size;
-            if (stop >= lim) {
-              i = lim;
-              continue;
-            }
+            i = lim;
+            continue;
           }
           i = stop;
           if (i >= n) continue;
@@ -333,6 +341,7 @@ export class DocumentReader {
           } else {
             // A raw newline cannot be inside a JSON string: the structure is lost from here.
             this.breakElement(chunk, start, i);
+            lim = -1;
             start = i;
           }
           continue;
@@ -358,6 +367,7 @@ export class DocumentReader {
             // malformed, with the new line read as the next record; until then the line is noted.
             if (this.eager) {
               this.breakElement(chunk, start, i, false);
+              lim = -1;
               start = i;
               continue;
             }
@@ -369,6 +379,7 @@ export class DocumentReader {
             if (open !== (c === RBRACE ? LBRACE : LBRACK)) {
               i++;
               this.breakElement(chunk, start, i);
+              lim = -1;
               start = i;
               continue;
             }
@@ -422,12 +433,14 @@ export class DocumentReader {
       start = i;
       this.elem = { line: this.line, pieces: [], size: 0, skipping: false, token: false, col0: i === 0 ? this.prevEndedLine : chunk[i - 1] === NL, restart: null };
       this.sp = c === LBRACE && this.splits.length > 0 ? newTrack((1 << this.splits.length) - 1) : null;
+      lim = -1;
       if (c === LBRACE || c === LBRACK) this.stack = [c];
       else if (c === QUOTE) this.inString = true;
       else if (c === RBRACE || c === RBRACK) {
         // A closing bracket with nothing open: junk.
         i++;
         this.breakElement(chunk, start, i);
+        lim = -1;
         start = i;
         continue;
       } else this.elem.token = true;

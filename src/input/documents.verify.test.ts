@@ -81,6 +81,11 @@ describe('a document read element by element is JSON.parse\'s, or is reported', 
           expect(p.ok).toBe(true);
           expect(records.map((e) => e[3])).toEqual(p.ok ? p.entries : null);
         }
+        // A document JSON.parse accepts is never called malformed, nor invalid (its skeleton may pass the bound).
+        if (p.ok) {
+          expect(reported.filter((e) => e[0] === 'malformed')).toEqual([]);
+          for (const u of reported.filter((e) => e[0] === 'unverified')) expect(u[2]).toBe('skeleton-over-limit');
+        }
         // A document JSON.parse rejects never goes unreported once an element of it is read.
         if (!p.ok && split) expect(reported.length).toBeGreaterThan(0);
         // (An element over the bound is not held, so not checked: it is reported oversized, docs/inputs.md.)

@@ -6,8 +6,10 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { analyze } from '../src/analyze.js';
 import { runCli, tmpDir } from './helpers.js';
 
 interface Finding {
@@ -39,9 +41,19 @@ const call = (k: number, kind: 'req' | 'res') => ({ kind, id: `c${k}`, session: 
 /** Calls 0..n-1, each request then its response, except call 1 (never answered) and an answer to nothing. */
 const calls = (n: number) => ({ session: 'top', calls: [...Array.from({ length: n }, (_, k) => (k === 1 ? [call(k, 'req')] : [call(k, 'req'), call(k, 'res')])).flat(), call(99, 'res')] });
 
+/** `analyze` in this process (`args`: --profile, --max-line-bytes, --allow-empty, then one input); stdin arrives in 64 KiB chunks, as from a pipe. */
 async function report(args: string[], stdin?: Buffer): Promise<{ code: number; r: Report }> {
-  const res = await runCli(['analyze', '-f', 'json', ...args], stdin ? { stdin } : {});
-  return { code: res.code ?? -1, r: JSON.parse(res.stdout) as Report };
+  const at = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+  const chunks = stdin ? Array.from({ length: Math.ceil(stdin.length / 65536) }, (_, k) => stdin.subarray(k * 65536, (k + 1) * 65536)) : [];
+  const r = await analyze({
+    inputs: [args[args.length - 1]!],
+    profile: at('--profile'),
+    maxLineBytes: at('--max-line-bytes') === undefined ? undefined : Number(at('--max-line-bytes')),
+    allowEmpty: args.includes('--allow-empty'),
+    stdin: stdin ? Readable.from(chunks) : undefined,
+  });
+  const json = JSON.parse(JSON.stringify(r)) as Report & { gate: { passed: boolean } };
+  return { code: json.gate.passed ? 0 : 1, r: json };
 }
 
 /** The report as JSON, the input's name (`file`, `file.gz`, `-`) and gzip flag put aside: what is read from it. */
@@ -114,6 +126,13 @@ describe('a document read element by element that JSON.parse rejects whole fails
       }
       expect(sameInput(runs[1]!.r, file)).toBe(sameInput(runs[0]!.r, file));
       expect(sameInput(runs[2]!.r, file)).toBe(sameInput(runs[0]!.r, file));
+      if (name === 'a comma after the last element') {
+        // The binary: exit 1, the finding at path:line on stderr's gate line.
+        const cli = await runCli(['analyze', '--profile', 'har', '--max-line-bytes', '1024', file]);
+        expect(cli.code).toBe(1);
+        expect(cli.stdout).toContain(`${file}:1`);
+        expect(cli.stdout).toContain('DOCUMENT_UNVERIFIED');
+      }
       const whole = await report(['--profile', 'har', '--allow-empty', file]);
       expect(whole.r.inputs[0]).toMatchObject({ records: 0, malformed: 1 });
       expect(whole.r.findings.filter((f) => f.severity !== 'error').map((f) => [f.code, f.locations[0]!.line])).toEqual([['MALFORMED_LINE', 1], ['UNMATCHED_INPUT', 1]]);

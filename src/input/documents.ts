@@ -137,6 +137,9 @@ interface Restart {
   lines: number;
 }
 
+/** A raw control character (U+0000–U+001F), which JSON.parse refuses inside a string. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x1f]/;
 const isHex = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 /** A byte JSON allows after a backslash: `" \\ / b f n r t u`. */
 const isEscape = (c: number) => c === QUOTE || c === BSLASH || c === 0x2f || c === 0x62 || c === 0x66 || c === 0x6e || c === 0x72 || c === 0x74 || c === 0x75;
@@ -167,7 +170,18 @@ class Skeleton {
   add(buf: Buffer, from: number, to: number): void {
     if (this.bad) return;
     let keep = this.inStr ? -1 : from;
+    let nq = -1;
+    let nb = -1;
     for (let i = from; i < to; i++) {
+      if (this.inStr && this.hex === 0 && !this.esc) {
+        // A string's plain content, up to its next quote or backslash: only a raw control byte matters.
+        if (nq < i) nq = Math.min(find(buf, QUOTE, i), to);
+        if (nb < i) nb = Math.min(find(buf, BSLASH, i), to);
+        const stop = nq < nb ? nq : nb;
+        for (let j = i; j < stop; j += 1 << 16) if (CONTROL.test(buf.toString('latin1', j, Math.min(stop, j + (1 << 16))))) return void (this.bad = true);
+        i = stop;
+        if (i >= to) break;
+      }
       const c = buf[i]!;
       if (this.inStr) {
         if (this.hex > 0) {

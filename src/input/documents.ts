@@ -138,7 +138,6 @@ interface Restart {
 }
 
 /** A raw control character (U+0000–U+001F), which JSON.parse refuses inside a string. */
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x1f]/;
 const isHex = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 /** A byte JSON allows after a backslash: `" \\ / b f n r t u`. */

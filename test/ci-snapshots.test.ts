@@ -86,6 +86,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
                 "SPLIT_SCOPE",
                 "DELIVERY_UNVERIFIED",
                 "DUPLICATE_KEY",
+                "DOCUMENT_UNVERIFIED",
               ],
               "limit": 0,
               "name": "error-findings",
@@ -348,6 +349,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
                   "callpair/CLOCK_SKEW note",
                   "callpair/DUPLICATE_KEY error",
                   "callpair/IDS_NEVER_MATCH warning",
+                  "callpair/DOCUMENT_UNVERIFIED error",
                 ],
                 "semanticVersion": "0.0.0",
                 "version": "0.0.0",
@@ -374,7 +376,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
     expect(await seed('ndjson')).toMatchInlineSnapshot(`
       "{"type":"finding","code":"CROSSED_PAIR","severity":"note","channel":"llm","scope":"sess-seed","message":"FIFO would give the summarizer terminal to the agent request (true partner: summarizer)","locations":[{"path":"fixtures/seed-trace.jsonl","line":5},{"path":"fixtures/seed-trace.jsonl","line":4},{"path":"fixtures/seed-trace.jsonl","line":2}],"data":{"shadow":"fifo","terminalCaller":"summarizer","trueCaller":"summarizer","shadowCaller":"agent","id":"32fc2255-2544-415b-84fd-be9576d5fc59"}}
       {"type":"finding","code":"CROSSED_PAIR","severity":"note","channel":"llm","scope":"sess-seed","message":"FIFO would give the agent terminal to the summarizer request (true partner: agent)","locations":[{"path":"fixtures/seed-trace.jsonl","line":7},{"path":"fixtures/seed-trace.jsonl","line":2},{"path":"fixtures/seed-trace.jsonl","line":4}],"data":{"shadow":"fifo","terminalCaller":"agent","trueCaller":"agent","shadowCaller":"summarizer","id":"620c068b-044d-4b18-a100-332479278b82"}}
-      {"type":"check","name":"error-findings","limit":0,"actual":0,"passed":true,"op":"<=","codes":["INPUT_ERROR","UNSUPPORTED_SCHEMA","INCONSISTENT_RECORD","DENIED_BUT_DELIVERED","UNRECORDED_DELIVERY","NO_CALL_EVENTS","SIGNATURE_CONFLICT","SPLIT_SCOPE","DELIVERY_UNVERIFIED","DUPLICATE_KEY"]}
+      {"type":"check","name":"error-findings","limit":0,"actual":0,"passed":true,"op":"<=","codes":["INPUT_ERROR","UNSUPPORTED_SCHEMA","INCONSISTENT_RECORD","DENIED_BUT_DELIVERED","UNRECORDED_DELIVERY","NO_CALL_EVENTS","SIGNATURE_CONFLICT","SPLIT_SCOPE","DELIVERY_UNVERIFIED","DUPLICATE_KEY","DOCUMENT_UNVERIFIED"]}
       {"type":"summary","schema":"callpair.report.v1","tool":{"name":"callpair","version":"0.0.0"},"findingCounts":{"CROSSED_PAIR":2},"findingsOmitted":{},"channels":[{"channel":"llm","requests":3,"pairs":3,"failed":1}],"gate":{"passed":true,"enforced":true}}
       "
     `);

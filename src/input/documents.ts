@@ -22,6 +22,13 @@
  * that line are scanned again, this time ending a record at every `{` at column 0 (`eager`). A
  * record already over `maxValueBytes` is not held, so it cannot be re-scanned: it is oversized.
  *
+ * A record over `maxValueBytes` holding a split array (docs/inputs.md, "Large documents") is read
+ * element by element. Whether it is split is decided on exactly its first `maxValueBytes` + 1 bytes,
+ * whatever the chunk boundaries; from then on its skeleton (the bytes outside the elements, bounded)
+ * is kept, and at its end the record is JSON.parse's only if the skeleton parses, the array's commas
+ * are JSON's and each element parsed; otherwise its elements read stay and it is unverified
+ * (DOCUMENT_UNVERIFIED), failing closed.
+ *
  * Ledger for documents: `lines` are physical lines, `parsed` the records.
  */
 import type { LineLedger, LineSink } from './lines.js';
@@ -92,6 +99,21 @@ interface SplitTrack {
   repeat: { line: number; key: string; reported: boolean } | null;
   /** Stack depth directly inside the split array (0: not in it). */
   arrayDepth: number;
+  /** Record offsets of the split array's `[` and `]` (-1: not met yet). */
+  arrayS: number;
+  arrayE: number;
+  /** In the split array, the last thing met: 0 its `[`, 1 an element, 2 a comma (a comma after `[` or a comma, or `]` after a comma, is no JSON). */
+  sep: 0 | 1 | 2;
+  /** The split array is no JSON between its elements: JSON.parse rejects the record. */
+  invalid: boolean;
+  /** An element did not parse (a malformed record at its line): JSON.parse rejects the record. */
+  badElement: boolean;
+  /** Elements read as records. */
+  records: number;
+  /** Splitting: the skeleton (every byte outside the array's elements, compacted), or null past its bound. */
+  skel: Skeleton | null;
+  /** Splitting: where in this chunk the skeleton's next bytes start (-1: inside the split array). */
+  skelFrom: number;
   /** The split array was read to its end (a second one is not split). */
   done: boolean;
   pointer: string;
@@ -113,6 +135,105 @@ interface Restart {
   offset: number;
   line: number;
   lines: number;
+}
+
+/** A raw control character (U+0000–U+001F), which JSON.parse refuses inside a string. */
+const CONTROL = /[\x00-\x1f]/;
+const isHex = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+/** A byte JSON allows after a backslash: `" \\ / b f n r t u`. */
+const isEscape = (c: number) => c === QUOTE || c === BSLASH || c === 0x2f || c === 0x62 || c === 0x66 || c === 0x6e || c === 0x72 || c === 0x74 || c === 0x75;
+
+/**
+ * The skeleton of a record read element by element (docs/design.md §8): its bytes outside the split
+ * array's elements, kept so that at the record's end `JSON.parse` decides whether the whole record
+ * is JSON, as it would reading it whole. The array is kept as `[]` (its separators are checked by
+ * the tracker, its elements each parsed), each string as `""` once its content is checked here as
+ * JSON.parse checks it (no raw control character, only JSON's escapes), each run of whitespace as one
+ * space; the rest as is. Past `limit` bytes nothing more is kept and the record cannot be verified.
+ */
+class Skeleton {
+  private pieces: Buffer[] = [];
+  size = 0;
+  /** Over the limit: no longer kept. */
+  over = false;
+  /** A string JSON.parse rejects. */
+  bad = false;
+  private inStr = false;
+  private esc = false;
+  /** Hex digits still due after `\u`. */
+  private hex = 0;
+  private ws = false;
+
+  constructor(private readonly limit: number) {}
+
+  add(buf: Buffer, from: number, to: number): void {
+    if (this.bad) return;
+    let keep = this.inStr ? -1 : from;
+    let nq = -1;
+    let nb = -1;
+    for (let i = from; i < to; i++) {
+      if (this.inStr && this.hex === 0 && !this.esc) {
+        // A string's plain content, up to its next quote or backslash: only a raw control byte matters.
+        if (nq < i) nq = Math.min(find(buf, QUOTE, i), to);
+        if (nb < i) nb = Math.min(find(buf, BSLASH, i), to);
+        const stop = nq < nb ? nq : nb;
+        for (let j = i; j < stop; j += 1 << 16) if (CONTROL.test(buf.toString('latin1', j, Math.min(stop, j + (1 << 16))))) return void (this.bad = true);
+        i = stop;
+        if (i >= to) break;
+      }
+      const c = buf[i]!;
+      if (this.inStr) {
+        if (this.hex > 0) {
+          if (!isHex(c)) return void (this.bad = true);
+          this.hex--;
+        } else if (this.esc) {
+          if (!isEscape(c)) return void (this.bad = true);
+          this.esc = false;
+          if (c === 0x75) this.hex = 4;
+        } else if (c === BSLASH) this.esc = true;
+        else if (c === QUOTE) {
+          this.inStr = false;
+          keep = i;
+        } else if (c < SP) return void (this.bad = true);
+        continue;
+      }
+      if (isWs(c)) {
+        if (this.ws) {
+          this.keep(buf, keep, i);
+          keep = i + 1;
+        } else this.ws = true;
+        continue;
+      }
+      this.ws = false;
+      if (c === QUOTE) {
+        this.inStr = true;
+        this.keep(buf, keep, i + 1);
+        keep = -1;
+      }
+    }
+    if (keep >= 0) this.keep(buf, keep, to);
+  }
+
+  private keep(buf: Buffer, from: number, to: number): void {
+    if (to <= from || this.over) return;
+    this.size += to - from;
+    if (this.size > this.limit) {
+      this.over = true;
+      this.pieces = [];
+    } else this.pieces.push(Buffer.from(buf.subarray(from, to)));
+  }
+
+  /** At the record's end: whether JSON.parse accepts it (`over`: not known). */
+  verdict(): 'json' | 'invalid' | 'over' {
+    if (this.bad) return 'invalid';
+    if (this.over) return 'over';
+    try {
+      JSON.parse(Buffer.concat(this.pieces, this.size).toString('utf8'));
+      return 'json';
+    } catch {
+      return 'invalid';
+    }
+  }
 }
 
 export class DocumentReader {
@@ -172,14 +293,32 @@ export class DocumentReader {
     let nq = -1;
     let nb = -1;
     let nn = -1;
+    /**
+     * The index at or after which the open record may outgrow the bound while it may still be split
+     * (so the split is decided there); never later than that byte. -1: to be worked out again.
+     */
+    let lim = -1;
+    const limit = () => (this.elem !== null && this.sp !== null && !this.sp.split && !this.elem.skipping ? start + this.maxValueBytes + 1 - this.elem.size : Infinity);
     while (i < n) {
       const c = chunk[i]!;
       if (this.elem) {
+        if (i >= lim) {
+          lim = limit();
+          if (i >= lim) {
+            // A record that may be split has just outgrown the bound: whether it is split is decided
+            // here, on exactly its first maxValueBytes + 1 bytes, whatever the chunk boundaries.
+            this.hold(chunk, start, i);
+            start = i;
+            lim = limit();
+            continue;
+          }
+        }
         if (this.inString) {
           if (this.escaped) {
             if (c === NL) {
               // A raw newline after a backslash is no escape either: the structure is lost.
               this.breakElement(chunk, start, i);
+              lim = -1;
               start = i;
               continue;
             }
@@ -195,6 +334,11 @@ export class DocumentReader {
           if (nn < i) nn = find(chunk, NL, i);
           const stop = nq < nb ? (nq < nn ? nq : nn) : nb < nn ? nb : nn;
           if (stop > i) this.lineOpen = true;
+          if (stop >= lim) {
+            // Not past the byte where the record outgrows the bound (the split is decided there).
+            i = lim;
+            continue;
+          }
           i = stop;
           if (i >= n) continue;
           const d = chunk[i]!;
@@ -210,6 +354,7 @@ export class DocumentReader {
           } else {
             // A raw newline cannot be inside a JSON string: the structure is lost from here.
             this.breakElement(chunk, start, i);
+            lim = -1;
             start = i;
           }
           continue;
@@ -235,6 +380,7 @@ export class DocumentReader {
             // malformed, with the new line read as the next record; until then the line is noted.
             if (this.eager) {
               this.breakElement(chunk, start, i, false);
+              lim = -1;
               start = i;
               continue;
             }
@@ -246,6 +392,7 @@ export class DocumentReader {
             if (open !== (c === RBRACE ? LBRACE : LBRACK)) {
               i++;
               this.breakElement(chunk, start, i);
+              lim = -1;
               start = i;
               continue;
             }
@@ -299,12 +446,14 @@ export class DocumentReader {
       start = i;
       this.elem = { line: this.line, pieces: [], size: 0, skipping: false, token: false, col0: i === 0 ? this.prevEndedLine : chunk[i - 1] === NL, restart: null };
       this.sp = c === LBRACE && this.splits.length > 0 ? newTrack((1 << this.splits.length) - 1) : null;
+      lim = -1;
       if (c === LBRACE || c === LBRACK) this.stack = [c];
       else if (c === QUOTE) this.inString = true;
       else if (c === RBRACE || c === RBRACK) {
         // A closing bracket with nothing open: junk.
         i++;
         this.breakElement(chunk, start, i);
+        lim = -1;
         start = i;
         continue;
       } else this.elem.token = true;
@@ -313,19 +462,24 @@ export class DocumentReader {
     // The chunk ends inside a record: keep its bytes (a copy) unless it is already too long.
     if (this.sp?.inKey) this.keyPiece(chunk, n);
     if (this.elem) this.hold(chunk, start, n);
-    if (this.sp) this.sp.subFrom = 0;
+    if (this.sp) {
+      this.sp.subFrom = 0;
+      if (this.sp.skelFrom >= 0) this.sp.skelFrom = 0;
+    }
     if (n > 0) this.prevEndedLine = chunk[n - 1] === NL;
   }
 
   end(): void {
     if (this.elem?.skipping && this.sp?.split) {
-      // A split document cut short: its elements read so far are kept.
+      // A split document cut short: its elements read so far are kept, and are not JSON.parse's (it rejects the document).
       const e = this.elem;
       this.elem = null;
+      const sp = this.sp!;
       this.sp = null;
       this.stack = [];
       this.inString = false;
       this.malformed(e.line, 'truncated', e.size);
+      this.unverified(e.line, 'truncated', sp.records);
     } else if (this.elem) {
       if (this.elem.token && !this.inString) this.finish(Buffer.alloc(0), 0, 0);
       else if (this.elem.restart && !this.elem.skipping) {
@@ -365,6 +519,7 @@ export class DocumentReader {
     e.size += n;
     if (this.sp?.split) {
       this.holdSub(chunk, end);
+      this.holdSkel(chunk, end);
       return;
     }
     if (e.skipping) return;
@@ -372,6 +527,7 @@ export class DocumentReader {
       if (this.startSplit(chunk, start, end)) return;
       e.skipping = true;
       e.pieces = [];
+      this.sp = null; // oversized: nothing of it is read
       return;
     }
     if (n > 0) e.pieces.push(Buffer.from(chunk.subarray(start, end)));
@@ -381,12 +537,15 @@ export class DocumentReader {
   private finish(chunk: Buffer, start: number, end: number): void {
     this.hold(chunk, start, end);
     const e = this.elem!;
-    const split = this.sp?.split === true;
+    const sp = this.sp?.split === true ? this.sp : null;
     this.elem = null;
     this.stack = [];
     this.sp = null;
-    // A split document: its elements were its records.
-    if (split) return;
+    // A split document: its elements were its records, if the whole is JSON.
+    if (sp) {
+      this.verify(sp, e);
+      return;
+    }
     if (e.skipping) {
       this.oversized(e);
       return;
@@ -413,7 +572,7 @@ export class DocumentReader {
   private breakElement(chunk: Buffer, start: number, end: number, recover = true): void {
     this.hold(chunk, start, end);
     const e = this.elem!;
-    const split = this.sp?.split === true;
+    const sp = this.sp?.split === true ? this.sp : null;
     this.sp = null;
     this.elem = null;
     this.stack = [];
@@ -436,8 +595,10 @@ export class DocumentReader {
       return;
     }
     // A split document whose structure broke: the elements read are kept, the rest is one malformed record.
-    if (split) this.malformed(e.line, 'invalid-json', e.size);
-    else if (e.skipping) this.oversized(e);
+    if (sp) {
+      this.malformed(e.line, 'invalid-json', e.size);
+      this.unverified(e.line, 'invalid-json', sp.records);
+    } else if (e.skipping) this.oversized(e);
     else this.malformed(e.line, 'invalid-json', e.size);
     this.recovering = recover;
     this.atLineStart = !recover;
@@ -453,11 +614,17 @@ export class DocumentReader {
     if (sp.arrayDepth !== 0 && depth === sp.arrayDepth) {
       if (c === COMMA || c === RBRACK) {
         if (sp.open) this.closeElement(chunk, start, i);
+        // A comma after `[` or after a comma, or `]` after a comma: JSON.parse rejects the record.
+        else if (c === COMMA || sp.sep === 2) sp.invalid = true;
+        sp.sep = 2;
         if (c === RBRACK) {
           sp.arrayDepth = 0;
           sp.done = true;
+          sp.arrayE = this.elem!.size + (i - start);
+          if (sp.split) sp.skelFrom = i;
         }
       } else if (!sp.open) {
+        sp.sep = 1;
         sp.open = { s: this.elem!.size + (i - start), line: this.line };
         if (sp.split) {
           sp.sub = [];
@@ -495,6 +662,8 @@ export class DocumentReader {
       for (let k = 0; k < this.splits.length; k++) {
         if (sp.keyMask & (1 << k) && this.splits[k]!.length === d && !sp.done && sp.arrayDepth === 0) {
           sp.arrayDepth = d + 1;
+          sp.arrayS = this.elem!.size + (i - start);
+          sp.sep = 0;
           sp.pointer = this.splits[k]!.map((x) => `/${x.toString('utf8').replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
           sp.index = 0;
           break;
@@ -593,6 +762,29 @@ export class DocumentReader {
     sp.subFrom = end;
   }
 
+  /** Splitting: this chunk's bytes up to `end` outside the split array go to the skeleton. */
+  private holdSkel(chunk: Buffer, end: number): void {
+    const sp = this.sp!;
+    if (sp.skelFrom < 0) return;
+    sp.skel!.add(chunk, sp.skelFrom, end);
+    sp.skelFrom = end;
+  }
+
+  /**
+   * A split record has ended: its records are JSON.parse's only if the whole record is JSON (its
+   * skeleton parses, its array's separators are JSON's, each element parsed). Otherwise it fails
+   * closed: the records read stay, and the document is unverified (an error), with a malformed
+   * record at its line where no element already is one.
+   */
+  private verify(sp: SplitTrack, e: Element): void {
+    const skel = sp.skel!.verdict();
+    if (skel === 'invalid' || sp.invalid) {
+      this.malformed(e.line, 'invalid-json', e.size);
+      this.unverified(e.line, 'invalid-json', sp.records);
+    } else if (sp.badElement) this.unverified(e.line, 'invalid-json', sp.records);
+    else if (skel === 'over') this.unverified(e.line, 'skeleton-over-limit', sp.records);
+  }
+
   /**
    * The record outgrew the bound while holding a split array (or after it): each element read so
    * far becomes a record, the one being read is held on its own, and from here on only elements
@@ -612,6 +804,11 @@ export class DocumentReader {
     e.pieces = [];
     e.skipping = true;
     sp.split = true;
+    // The skeleton so far: up to the array's `[`, and from its `]` if it is already closed.
+    sp.skel = new Skeleton(this.maxValueBytes);
+    sp.skel.add(bytes, 0, sp.arrayS + 1);
+    if (sp.done) sp.skel.add(bytes, sp.arrayE, bytes.length);
+    sp.skelFrom = sp.done ? end : -1;
     for (const s of sp.spans) {
       if (s.e - s.s > this.maxValueBytes) {
         this.ledger.oversized++;
@@ -639,10 +836,16 @@ export class DocumentReader {
       value = JSON.parse(bytes.toString('utf8'));
     } catch {
       this.malformed(line, 'invalid-json', bytes.length);
+      this.sp!.badElement = true;
       return;
     }
     this.ledger.parsed++;
+    this.sp!.records++;
     this.sink.record(value, line, null, undefined, undefined, pointer);
+  }
+
+  private unverified(line: number, reason: 'invalid-json' | 'truncated' | 'skeleton-over-limit', records: number): void {
+    this.sink.unverifiedDocument?.(Math.max(1, line), reason, records);
   }
 
   private malformed(line: number, reason: 'invalid-json' | 'truncated', bytes: number): void {
@@ -670,6 +873,14 @@ function newTrack(all: number): SplitTrack {
     seen: [0],
     repeat: null,
     arrayDepth: 0,
+    arrayS: -1,
+    arrayE: -1,
+    sep: 0,
+    invalid: false,
+    badElement: false,
+    records: 0,
+    skel: null,
+    skelFrom: -1,
     done: false,
     pointer: '',
     index: 0,

@@ -55,6 +55,12 @@ export interface LineSink {
    * one object (`key`: the dotted path, `log.entries`), at `line`: its records are not JSON.parse's.
    */
   repeatedSplitKey?(line: number, key: string): void;
+  /**
+   * A JSON document read element by element (documents.ts) turned out not to be JSON as a whole
+   * (`invalid-json`, `truncated`: JSON.parse rejects it), or its skeleton passed its bound
+   * (`skeleton-over-limit`: not known), at its first line: the `records` read from it are not JSON.parse's.
+   */
+  unverifiedDocument?(line: number, reason: 'invalid-json' | 'truncated' | 'skeleton-over-limit', records: number): void;
 }
 
 export interface LineReaderOptions {

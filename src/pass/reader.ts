@@ -120,6 +120,11 @@ async function readOne(
       collector.add(finding('DUPLICATE_KEY', { locations: [{ path, line }] }, { key, document: 'split' }));
       unread(line, 'duplicate-key');
     },
+    unverifiedDocument(line, reason, records) {
+      // A document read element by element that JSON.parse would reject whole (or not known): its records fail closed.
+      collector.add(finding('DOCUMENT_UNVERIFIED', { locations: [{ path, line }] }, { reason, records, limit: maxLineBytes }));
+      unread(line, reason);
+    },
   };
 
   const r = await readSource(source, sink, { needles, maxLineBytes, validateAll: opts.validateAll ?? false, stdin: opts.stdin, drain: opts.drain, progress: opts.onProgress && ((bytes) => opts.onProgress!({ path, index: progressIndex, inputs: progressTotal, bytes })), pool, recycler, keep: keepFunction(combinedKeep(profiles)), classify: combineRules(rules), keeps: keepFunctions(profileKeeps(profiles)), splits: profiles.flatMap((p) => p.splits ?? []) });

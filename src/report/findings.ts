@@ -41,6 +41,8 @@ export const FINDING_CODES = {
   DUPLICATE_KEY: 'error',
   /** Custom profiles: a channel that declares an id, but no terminal ever paired by it (ids that never match, or a side without ids). */
   IDS_NEVER_MATCH: 'warning',
+  /** A JSON document read element by element that JSON.parse would reject whole (or whose skeleton passed its bound): its records are not verified. */
+  DOCUMENT_UNVERIFIED: 'error',
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;
@@ -113,6 +115,14 @@ export interface FindingDataMap {
    * not be read as JSON.parse reads them (those read are the first array's, or none).
    */
   DUPLICATE_KEY: { key: string; document?: 'split' };
+  /**
+   * A JSON document over --max-line-bytes read element by element (docs/inputs.md, "Large
+   * documents") that is not JSON as a whole (`invalid-json`: a byte outside its elements, a
+   * separator of its array, or an element, is no JSON; `truncated`: cut short), or whose skeleton
+   * (its bytes outside the elements) passed `limit` bytes (`skeleton-over-limit`: not known):
+   * JSON.parse of the document gives no records, yet `records` were read from it.
+   */
+  DOCUMENT_UNVERIFIED: { reason: 'invalid-json' | 'truncated' | 'skeleton-over-limit'; records: number; limit: number };
   /** `kind: 'malformed'`: a field has the wrong JSON type; otherwise the record contradicts itself or its vocabulary. */
   INCONSISTENT_RECORD: { problems: string[]; kind?: 'inconsistent' | 'malformed' };
   /** `id`: the engine key the arrival and the deny record share (a correlation id, or `jsonrpc:…`); `deny`: where the deny record is. */

@@ -16,8 +16,12 @@ const VOLATILE = new Set(['ageMs', 'byteOffset', 'deny', 'bytes', 'candidates', 
 export function stableKey(f: Finding): string {
   const data: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(f.data as unknown as Record<string, unknown>)) if (!VOLATILE.has(k)) data[k] = v;
-  const file = f.code === 'MALFORMED_LINE' || f.code === 'OVERSIZED_LINE' || f.code === 'INVALID_ID' || f.code === 'INPUT_ERROR' ? (f.locations[0]?.path ?? null) : null;
+  const file = f.code === 'MALFORMED_LINE' || f.code === 'OVERSIZED_LINE' || f.code === 'INVALID_ID' || f.code === 'INPUT_ERROR' || f.code === 'DOCUMENT_UNVERIFIED' ? (f.locations[0]?.path ?? null) : null;
   if (f.code === 'OVERSIZED_LINE') delete data.limit;
+  if (f.code === 'DOCUMENT_UNVERIFIED') {
+    delete data.records;
+    delete data.limit;
+  }
   return JSON.stringify([f.code, f.channel, f.scope, data, file]);
 }
 

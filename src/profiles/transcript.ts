@@ -43,7 +43,7 @@ import { parseTime } from './time.js';
 import { crypto } from '../builtins.js';
 import { parseRfc3339 } from './lang/time.js';
 import type { NoteCode } from '../report/notes.js';
-import { Generations } from '../engine/recent.js';
+import { Generations, ScopedGenerations } from '../engine/recent.js';
 import { MAX_ID_LENGTH } from './ids.js';
 
 /**
@@ -277,12 +277,9 @@ function print(b: Block): string {
     // Too deep to serialise: equal to nothing, so a repeat of it is said, never assumed.
     args = `\u0001${++unserialisable}`;
   }
-  return `${b.tool ?? ''}\u0000${args.length <= 64 ? args : crypto().createHash('sha256').update(args).digest('base64')}`;
-}
-
-/** The window key of a block's id in a session, or null when the id is no string id. */
-function idKey(session: string, id: unknown): string | null {
-  return typeof id === 'string' && id.length > 0 && id.length <= MAX_ID_LENGTH ? `${session}\u0000${id}` : null;
+  // Short ones as written; longer ones by their SHA-256 (never a weaker hash: it decides).
+  const text = `${b.tool ?? ''}\u0000${args}`;
+  return text.length <= 44 ? text : crypto().hash('sha256', text, 'base64');
 }
 
 export function transcriptProfile(opts: { conversationWindow?: number; callIdWindow?: number } = {}): Profile {
@@ -313,15 +310,17 @@ export function transcriptProfile(opts: { conversationWindow?: number; callIdWin
    */
   const conversations = new Generations<string>(opts.conversationWindow ?? CONVERSATION_WINDOW);
   /**
-   * Every call and result id read, by session (`idKey`) → where its call went and what it was. A
+   * Every call and result id read, by session, then id → where its call went and what it was. A
    * block whose id is here, the same call (the same result), is a repeat; a result goes to its
    * call's scope (Claude Code may write `agentId` on a sub-agent's result lines but not on its call
    * lines, or a block once with `isSidechain` and once without). Bounded: two generations of
    * CALL_ID_WINDOW ids.
    */
-  const ids = new Generations<Seen>(opts.callIdWindow ?? CALL_ID_WINDOW);
-  /** Message ids read, by session: the lines of one API message count as one message. */
-  const messageIds = new Generations<true>(opts.callIdWindow ?? CALL_ID_WINDOW);
+  const ids = new ScopedGenerations<Seen>(opts.callIdWindow ?? CALL_ID_WINDOW);
+  /** A block's id as the window keys it, or null when it is no string id (never remembered). */
+  const idKey = (id: unknown): string | null => (typeof id === 'string' && id.length > 0 && id.length <= MAX_ID_LENGTH ? id : null);
+  /** Per line scope, the message its last line with a new block belonged to. */
+  const lastMessage = new Map<string, string>();
 
   return {
     name: 'transcript',
@@ -370,8 +369,8 @@ export function transcriptProfile(opts: { conversationWindow?: number; callIdWin
               // tool or arguments is an id reused, not repeated: the line continues nothing by it.
               let found = false;
               for (const b of blocks) {
-                const key = idKey(idSession, b.id);
-                const seen = key === null ? undefined : ids.get(key);
+                const key = idKey(b.id);
+                const seen = key === null ? undefined : ids.get(idSession, key);
                 if (seen === undefined) continue;
                 if (b.kind === 'call' && seen.call !== null && seen.call !== callPrint(b)) break;
                 if (b.kind === 'call' ? seen.call !== null : seen.failed !== null) {
@@ -431,8 +430,8 @@ export function transcriptProfile(opts: { conversationWindow?: number; callIdWin
           let newAt = -1;
           let messages = 0;
           for (const b of blocks) {
-            const key = idKey(idSession, b.id);
-            const seen = key === null ? undefined : ids.get(key);
+            const key = idKey(b.id);
+            const seen = key === null ? undefined : ids.get(idSession, key);
             if (b.kind === 'call') {
               // Only a call with a string id is remembered (and so compared).
               const print = key !== null ? callPrint(b) : null;
@@ -441,13 +440,13 @@ export function transcriptProfile(opts: { conversationWindow?: number; callIdWin
                   // The same call read again: counted, never a second call.
                   if (list !== null) sum.repeatedHistory++;
                   else sum.repeatedBlocks++;
-                  ids.set(key!, seen);
+                  ids.set(idSession, key!, seen);
                   continue;
                 }
                 conflict(loc);
               }
               // A call answered before it was read keeps its result: a later copy of the result is a repeat.
-              if (key !== null) ids.set(key, { scope, call: print!, failed: seen !== undefined && seen.call === null ? seen.failed : null });
+              if (key !== null) ids.set(idSession, key, { scope, call: print!, failed: seen !== undefined && seen.call === null ? seen.failed : null });
               sum.toolCalls++;
               const attrs: CallAttrs = { kind: 'tool call', tool: b.tool };
               ctx.emit(makeEvent(TRANSCRIPT_CHANNEL, { role: 'request', scope, id: { field: b.idField, value: b.id }, sig: [b.tool], time, caller, attrs, loc, orphanNote: NOTE_NO_TOOL_RESULT }, ctx));
@@ -457,7 +456,7 @@ export function transcriptProfile(opts: { conversationWindow?: number; callIdWin
                 if (seen.failed === b.failed) {
                   if (list !== null) sum.repeatedHistory++;
                   else sum.repeatedBlocks++;
-                  ids.set(key!, seen);
+                  ids.set(idSession, key!, seen);
                   continue;
                 }
                 conflict(loc);
@@ -466,7 +465,7 @@ export function transcriptProfile(opts: { conversationWindow?: number; callIdWin
               const at = seen !== undefined && seen.call !== null ? seen.scope : scope;
               if (key !== null) {
                 if (seen !== undefined) seen.failed = b.failed;
-                ids.set(key, seen ?? { scope: at, call: null, failed: b.failed });
+                ids.set(idSession, key, seen ?? { scope: at, call: null, failed: b.failed });
               }
               sum.toolResults++;
               if (b.failed) sum.errorResults++;
@@ -482,11 +481,12 @@ export function transcriptProfile(opts: { conversationWindow?: number; callIdWin
               }
             } else messages = 1;
           }
-          // One API message over several lines (the same message id) is one message.
+          // One API message over several lines (the same message id) is one message. Claude Code
+          // writes a result as soon as it arrives, between the lines of the message that made the
+          // call: lines without a message id (results) leave the message open.
           if (messages > 0 && messageId !== null) {
-            const mk = `${idSession}\u0000${messageId}`;
-            if (messageIds.has(mk)) messages = 0;
-            else messageIds.set(mk, true);
+            if (lastMessage.get(scope) === messageId) messages = 0;
+            else lastMessage.set(scope, messageId);
           }
           sum.messages += messages;
           sum.scopes = scopesSeen.size;

@@ -9,7 +9,8 @@
  *   timestamp}`) or a bare message (`{role, content}`).
  * - OpenAI chat: an assistant message's `tool_calls[]` (`id`, `function.name`) are requests; a
  *   `role: "tool"` message's `tool_call_id` is the terminal. A line is one message, or a whole
- *   conversation `{messages: […]}` (then the line is its own scope).
+ *   conversation `{messages: […]}` (a request log: a line continues the conversation whose list
+ *   it extends or whose calls it repeats, else it is its own scope).
  * - OpenAI Responses items (Codex CLI rollouts: `{type: "response_item", payload: {…}}`):
  *   `function_call` / `custom_tool_call` (`call_id`, `name`) and their `*_output` (`call_id`).
  * - OpenHands trajectories (a JSON array of events): a tool action (`tool_call_metadata`) is a
@@ -48,8 +49,8 @@ import { MAX_ID_LENGTH } from './ids.js';
 
 /**
  * `{messages}` lines whose whole message list is remembered, per generation (two generations): a
- * line continues a conversation only if that conversation's last list is still held
- * (docs/design.md §8).
+ * line continues a conversation by its list only if that conversation's last list is still held,
+ * else by an id it repeats (CALL_ID_WINDOW) (docs/design.md §8).
  */
 export const CONVERSATION_WINDOW = 50_000;
 
@@ -122,9 +123,9 @@ export interface TranscriptSummary {
   /** The first such block's line (`path:line`), or null. */
   conflictingRepeatsAt: string | null;
   /**
-   * `{messages}` lines with tool calls or results in their history that continue no remembered
-   * list, read once the window of lists (CONVERSATION_WINDOW) had forgotten some: each may continue
-   * a conversation that fell out of the window, its history's calls then counted again.
+   * `{messages}` lines with tool calls or results that continue no remembered list and repeat no
+   * remembered id, read once the window of ids (CALL_ID_WINDOW) had forgotten some: each may
+   * continue a conversation whose ids fell out of the window, its history's calls then counted again.
    */
   beyondWindow: number;
   /** The first such line (`path:line`), or null. */

@@ -21,6 +21,15 @@ describe('a terminal without a caller of its own', () => {
     expect(crossed[0]!.message).toBe('FIFO would give the title terminal to the agent request (true partner: title)');
   });
 
+  it('a crossed pair whose terminal, true request and FIFO request share one caller names the id, not "main → main"', async () => {
+    const r = await analyzeLines([req('a1', 'agent', 1), req('a2', 'agent', 2), resp('a2', 3), resp('a1', 4)]);
+    const crossed = r.findings.filter((f) => f.code === 'CROSSED_PAIR' && f.data.shadow === 'fifo');
+    expect(crossed.map((f) => f.message)).toEqual([
+      'FIFO would give the terminal of id a2 to another open request, not to its own (both caller agent)',
+      'FIFO would give the terminal of id a1 to another open request, not to its own (both caller agent)',
+    ]);
+  });
+
   it('with no partner at all its message says its record states no caller', async () => {
     const r = await analyzeLines([req('a1', 'agent', 1), resp('a1', 2), resp('zz', 3)]);
     const o = r.findings.find((f) => f.code === 'ORPHAN_RESPONSE');

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RecentKeys } from './recent.js';
+import { Generations, RecentKeys, ScopedGenerations } from './recent.js';
 
 describe('RecentKeys (the recently closed ids window)', () => {
   it('remembers exactly what a Map refreshed by delete+set and trimmed from its oldest key would', () => {
@@ -49,5 +49,27 @@ describe('RecentKeys (the recently closed ids window)', () => {
     for (let i = 0; i < 100_000; i++) w.remember('s', i % 7 === 0 ? `k${i}` : `same${i % 3}`);
     expect(w.size).toBe(4);
     expect((w as unknown as { keys: string[] }).keys.length).toBeLessThanOrEqual(2 * (2 * 4 + 64 + 1));
+  });
+});
+
+describe('ScopedGenerations (the transcript profile’s window of ids)', () => {
+  it('finds exactly what Generations keyed by scope and key together finds, and drops at the same writes', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(fc.tuple(fc.constantFrom('s', 't', 'u'), fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g')), { maxLength: 300 }),
+        (size, writes) => {
+          const w = new ScopedGenerations<number>(size);
+          const ref = new Generations<number>(size);
+          writes.forEach(([scope, key], i) => {
+            w.set(scope, key, i);
+            ref.set(`${scope}\u0000${key}`, i);
+            expect(w.dropped).toBe(ref.dropped);
+            for (const s of 'stu') for (const k of 'abcdefg') expect(w.get(s, k)).toBe(ref.get(`${s}\u0000${k}`));
+          });
+        },
+      ),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 300) },
+    );
   });
 });

@@ -116,3 +116,38 @@ export class Generations<V> {
     this.cur.set(k, v);
   }
 }
+
+/**
+ * `Generations` keyed in two levels, scope then key (as `RecentKeys`): no `scope\0key` string is
+ * built and hashed per operation, and the key strings are those the profile already holds. Holds
+ * the last `size` to `2 × size` (scope, key) pairs written; `dropped` as in `Generations`.
+ */
+export class ScopedGenerations<V> {
+  private cur = new Map<string, Map<string, V>>();
+  private prev = new Map<string, Map<string, V>>();
+  private curSize = 0;
+  private prevSize = 0;
+  /** A generation holding keys was dropped: a key not found may have been forgotten. */
+  dropped = false;
+  constructor(private readonly size: number) {}
+  get(scope: string, k: string): V | undefined {
+    const v = this.cur.get(scope)?.get(k);
+    return v !== undefined ? v : this.prev.get(scope)?.get(k);
+  }
+  set(scope: string, k: string, v: V): void {
+    let m = this.cur.get(scope);
+    if (m === undefined || !m.has(k)) {
+      if (this.curSize >= this.size) {
+        if (this.prevSize > 0) this.dropped = true;
+        this.prev = this.cur;
+        this.prevSize = this.curSize;
+        this.cur = new Map();
+        this.curSize = 0;
+        m = undefined;
+      }
+      if (m === undefined) this.cur.set(scope, (m = new Map()));
+      this.curSize++;
+    }
+    m.set(k, v);
+  }
+}

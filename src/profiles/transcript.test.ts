@@ -119,10 +119,12 @@ describe('transcript profile', () => {
     expect(ch.crossed.fifo).toBe(2);
     expect(pairs.map((p) => p.request.attrs.tool)).toEqual(['get_time', 'get_weather']);
 
+    // The second line resends the history without its first message: the same two calls, now answered.
     const conv = await analyzeLines([{ messages: [{ role: 'user', content: 'hi' }, assistant, tool1] }, { messages: [assistant, tool1, tool2] }]);
     const cc = channel(conv);
-    expect(cc.scopes.map((s) => s.scope)).toEqual(['line 1', 'line 2']);
-    expect(cc).toMatchObject({ requests: 4, terminals: 3, orphanRequests: 1 });
+    expect(cc.scopes.map((s) => s.scope)).toEqual(['line 1']);
+    expect(cc).toMatchObject({ requests: 2, terminals: 2, orphanRequests: 0, orphanResponses: 0 });
+    expect(conv.records.transcript).toMatchObject({ repeatedHistory: 3, rewrittenHistory: 1 });
   });
 
   it('OpenAI Responses items (Codex rollout lines) pair function_call with function_call_output by call_id', async () => {
@@ -208,43 +210,131 @@ describe('transcript profile', () => {
     expect(ledgerViolations(r)).toEqual([]);
   });
 
-  it('a request log of two conversations that reuse a tool call id keeps both calls', async () => {
-    const call = (id: string) => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'f', arguments: '{}' } }] });
+  it('a request log whose conversations reuse a tool call id with other arguments keeps both calls and says so', async () => {
+    const call = (id: string, args: string) => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'f', arguments: args } }] });
     const tool = (id: string) => ({ role: 'tool', tool_call_id: id, content: '1' });
     const r = await analyzeLines([
-      { messages: [{ role: 'user', content: 'a' }, call('call_1'), tool('call_1')] },
-      { messages: [{ role: 'user', content: 'b' }, call('call_1'), tool('call_1')] },
-      { messages: [{ role: 'user', content: 'a' }, call('call_1'), tool('call_1'), { role: 'assistant', content: 'done' }] },
+      { messages: [{ role: 'user', content: 'a' }, call('call_1', '{"q":"a"}'), tool('call_1')] },
+      { messages: [{ role: 'user', content: 'b' }, call('call_1', '{"q":"b"}'), tool('call_1')] },
+      { messages: [{ role: 'user', content: 'a' }, call('call_1', '{"q":"a"}'), tool('call_1'), { role: 'assistant', content: 'done' }] },
     ]);
     const ch = channel(r);
-    expect(ch).toMatchObject({ requests: 2, terminals: 2, orphanRequests: 0 });
+    expect(ch).toMatchObject({ requests: 2, terminals: 2, orphanRequests: 0, orphanResponses: 0, duplicateIds: 0 });
+    expect(ch.scopes.map((s) => s.scope)).toEqual(['line 1', 'line 2']);
+    expect(r.records.transcript).toMatchObject({ conflictingRepeats: 1, conflictingRepeatsAt: expect.stringMatching(/:2$/), repeatedHistory: 2 });
+    expect(r.notes).toContain(
+      'transcript: some tool-call ids were read again with another tool name or arguments, or a result again with another is_error (records.transcript.conflictingRepeats, first at conflictingRepeatsAt): each was read as a call or result of its own, not as a repeat',
+    );
+  });
+
+  it('a request log: the same call id with the same tool and arguments is one call, unless the lines name different sessions', async () => {
+    const call = { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] };
+    const tool = { role: 'tool', tool_call_id: 'call_1', content: '1' };
+    const same = await analyzeLines([
+      { messages: [{ role: 'user', content: 'a' }, call, tool] },
+      { messages: [{ role: 'user', content: 'b' }, call, tool] },
+    ]);
+    expect(channel(same)).toMatchObject({ requests: 1, terminals: 1, orphanRequests: 0 });
+    expect(same.records.transcript).toMatchObject({ repeatedHistory: 2, rewrittenHistory: 1, conflictingRepeats: 0 });
+    const apart = await analyzeLines([
+      { session_id: 's1', messages: [{ role: 'user', content: 'a' }, call, tool] },
+      { session_id: 's2', messages: [{ role: 'user', content: 'a' }, call, tool] },
+    ]);
+    const ch = channel(apart);
+    expect(ch).toMatchObject({ requests: 2, terminals: 2, orphanRequests: 0, duplicateIds: 0 });
     expect(ch.scopes.map((s) => s.scope)).toEqual(['line 1', 'line 2']);
   });
 
-  it('the window of remembered message lists is bounded: a line that may continue a forgotten conversation is counted (beyondWindow, first path:line) and noted', () => {
+  it('a request log resending a shorter history (a prefix of an earlier list, or one without its oldest messages) counts each call once: 3 requests, 3 pairs, no orphan', async () => {
+    const r = await analyze({ inputs: [fixture('transcript/transcript-resent-shorter-history.jsonl')] });
+    const ch = channel(r);
+    expect(ch).toMatchObject({ requests: 3, terminals: 3, orphanRequests: 0, orphanResponses: 0, duplicateIds: 0 });
+    expect(ch.pairs.byMethod.id).toBe(3);
+    expect(ch.scopes.map((s) => s.scope)).toEqual(['line 1']);
+    // Line 2: 3 blocks of line 1's list; line 3: call_Wx1; line 4: call_Tm2 and its result; line 5: line 4's 3.
+    expect(r.records.transcript).toMatchObject({ toolCalls: 3, toolResults: 3, repeatedHistory: 9, rewrittenHistory: 2, beyondWindow: 0 });
+    expect(r.findings).toEqual([]);
+    expect(ledgerViolations(r)).toEqual([]);
+  });
+
+  it('a request log resending the history with its system prompt or an earlier user message edited counts each call once', async () => {
+    const r = await analyze({ inputs: [fixture('transcript/transcript-edited-system-prompt.jsonl')] });
+    const ch = channel(r);
+    expect(ch).toMatchObject({ requests: 4, terminals: 4, orphanRequests: 0, orphanResponses: 0, duplicateIds: 0, duplicateTerminals: 0 });
+    // OpenAI chat (lines 1–4) and Anthropic Messages (lines 5–8): one conversation each.
+    expect(ch.scopes.map((s) => s.scope)).toEqual(['line 1', 'line 5']);
+    expect(r.records.transcript).toMatchObject({ toolCalls: 4, toolResults: 4, rewrittenHistory: 2, conflictingRepeats: 0 });
+    expect(r.findings).toEqual([]);
+  });
+
+  it('a sub-agent block written once with its sidechain marking and once without is one call in one scope; its result finds it either way', async () => {
+    const r = await analyze({ inputs: [fixture('transcript/sidechain-repeated-block-split-scope.jsonl')] });
+    const ch = channel(r);
+    expect(ch).toMatchObject({ requests: 3, terminals: 3, orphanRequests: 0, orphanResponses: 0, duplicateIds: 0 });
+    expect(ch.pairs.byMethod.id).toBe(3);
+    // Each call stays in the scope it was first read in: Grep in the sub-agent's, Read in the session's.
+    const S = '5b0c6a1e-2f3d-4c8e-9a7b-1d2e3f4a5b6c';
+    expect(ch.scopes.map((s) => [s.scope, s.requests, s.terminals])).toEqual([
+      [S, 2, 2],
+      [`${S}/agent:a1b2c3d`, 1, 1],
+    ]);
+    expect(r.records.transcript).toMatchObject({ toolCalls: 3, toolResults: 3, repeatedBlocks: 2, messages: 6, scopes: 2 });
+    expect(r.findingCounts.ORPHAN_REQUEST).toBeUndefined();
+  });
+
+  it('a block written again after another message (answered or still open) is the same call: no second call, no orphan, no duplicate id', async () => {
+    const r = await analyze({ inputs: [fixture('transcript/transcript-repeated-block-after-other-message.jsonl')] });
+    const ch = channel(r);
+    expect(ch).toMatchObject({ requests: 4, terminals: 4, orphanRequests: 0, orphanResponses: 0, duplicateIds: 0 });
+    expect(r.records.transcript).toMatchObject({ toolCalls: 4, toolResults: 4, repeatedBlocks: 2, messages: 8 });
+    expect(r.findingCounts.DUPLICATE_ID).toBeUndefined();
+    expect(r.findingCounts.ORPHAN_REQUEST).toBeUndefined();
+  });
+
+  it('OpenAI chat messages, one per line: a tool call and its result written again are counted once (repeatedBlocks)', async () => {
+    const assistant = { role: 'assistant', content: null, tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'get_time', arguments: '{}' } }] };
+    const tool = { role: 'tool', tool_call_id: 'call_9', content: '12:00' };
+    const r = await analyzeLines([assistant, tool, { role: 'user', content: 'again?' }, assistant, tool]);
+    expect(channel(r)).toMatchObject({ requests: 1, terminals: 1, orphanRequests: 0, duplicateTerminals: 0 });
+    expect(r.records.transcript).toMatchObject({ repeatedBlocks: 2, messages: 2 });
+  });
+
+  it('a tool_use id read again with another tool name is a call of its own, counted and noted at its line', async () => {
+    const r = await analyzeLines([use('msg_1', 'toolu_a', 'Read'), result('toolu_a'), use('msg_2', 'toolu_a', 'Bash'), result('toolu_a')]);
+    const ch = channel(r);
+    expect(ch).toMatchObject({ requests: 2, terminals: 2, orphanRequests: 0 });
+    expect(r.records.transcript).toMatchObject({ conflictingRepeats: 1, conflictingRepeatsAt: expect.stringMatching(/:3$/), repeatedBlocks: 0 });
+    expect(r.notes.some((n) => n.includes('records.transcript.conflictingRepeats'))).toBe(true);
+  });
+
+  it('the windows of remembered message lists and call ids are bounded: a line that may continue a forgotten conversation is counted (beyondWindow, first path:line) and noted', () => {
     const call = (id: string) => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'f', arguments: '{}' } }] });
     const tool = (id: string) => ({ role: 'tool', tool_call_id: id, content: '1' });
     const a = [{ role: 'user', content: 'a' }, call('a1'), tool('a1')];
     const lines = [
       { messages: a.slice(0, 2) },
       { messages: a },
-      // Three other conversations, each its first line with no tool block.
-      ...['b', 'c', 'd'].map((u) => ({ messages: [{ role: 'user', content: u }] })),
+      // Three other conversations, each its first line; b's with two tool calls.
+      { messages: [{ role: 'user', content: 'b' }, { role: 'assistant', content: null, tool_calls: [call('b1').tool_calls[0], call('b2').tool_calls[0]] }] },
+      ...['c', 'd'].map((u) => ({ messages: [{ role: 'user', content: u }] })),
       // Conversation a goes on: its history holds call a1.
       { messages: [...a, call('a2')] },
     ];
-    const read = (window?: number) => {
-      const p = transcriptProfile(window === undefined ? {} : { conversationWindow: window });
+    const read = (opts: { conversationWindow?: number; callIdWindow?: number }) => {
+      const p = transcriptProfile(opts);
       let requests = 0;
       const h = p.open({ path: 'req.jsonl', file: null, role: 'capture' }, { emit: (ev) => ((requests += ev.role === 'request' ? 1 : 0), null), finding: () => {} })!;
       lines.forEach((l, i) => h.record(l, { path: 'req.jsonl', line: i + 1 }, null));
       return { requests, sum: p.summary!() as TranscriptSummary, notes: p.notes!() };
     };
-    // Within the window: a1 once, a2 once, nothing said.
-    expect(read()).toMatchObject({ requests: 2, sum: { beyondWindow: 0, beyondWindowAt: null }, notes: [] });
-    // A window of one list per generation: conversation a is forgotten by line 6, which is read as
-    // a new conversation (a1 counted again), and said so, at its path:line.
-    expect(read(1)).toMatchObject({ requests: 3, sum: { beyondWindow: 1, beyondWindowAt: 'req.jsonl:6' }, notes: ['transcript-beyond-window'] });
+    // Within the windows: a1, b1, b2, a2 once each, nothing said.
+    expect(read({})).toMatchObject({ requests: 4, sum: { beyondWindow: 0, beyondWindowAt: null, rewrittenHistory: 0 }, notes: [] });
+    // One list per generation: line 6's list continues none held, but its call a1 is still in the
+    // window of ids, so it continues conversation a.
+    expect(read({ conversationWindow: 1 })).toMatchObject({ requests: 4, sum: { beyondWindow: 0, rewrittenHistory: 1 }, notes: [] });
+    // One list and one id per generation: conversation a and call a1 are forgotten by line 6, which
+    // is read as a new conversation (a1 counted again), and said so, at its path:line.
+    expect(read({ conversationWindow: 1, callIdWindow: 1 })).toMatchObject({ requests: 5, sum: { beyondWindow: 1, beyondWindowAt: 'req.jsonl:6' }, notes: ['transcript-beyond-window'] });
   });
 
   it('auto leaves other families alone: an Amplifier trace is read by amplifier only', async () => {

@@ -9,7 +9,8 @@
  *   timestamp}`) or a bare message (`{role, content}`).
  * - OpenAI chat: an assistant message's `tool_calls[]` (`id`, `function.name`) are requests; a
  *   `role: "tool"` message's `tool_call_id` is the terminal. A line is one message, or a whole
- *   conversation `{messages: […]}` (then the line is its own scope).
+ *   conversation `{messages: […]}` (a request log: a line continues the conversation whose list
+ *   it extends or whose calls it repeats, else it is its own scope).
  * - OpenAI Responses items (Codex CLI rollouts: `{type: "response_item", payload: {…}}`):
  *   `function_call` / `custom_tool_call` (`call_id`, `name`) and their `*_output` (`call_id`).
  * - OpenHands trajectories (a JSON array of events): a tool action (`tool_call_metadata`) is a
@@ -19,9 +20,14 @@
  * - scope: the session (`sessionId`); sub-agent lines (`isSidechain: true`, in the session's file
  *   or a sub-agent file) are a scope of their own, by `agentId`, so their calls never mix with the
  *   main agent's (the caller is `main` or `agent:<agentId>`);
+ * - a tool call is its id within a session (`sessionId`, the OpenHands file, else the run): a block
+ *   whose id was read already (a split message's lines, a block written again later, a sub-agent
+ *   block written once with `isSidechain` and once without, a request log's resent history) is the
+ *   same call, counted once (`repeatedBlocks`, `repeatedHistory`), never a second call; its result
+ *   goes to the scope its call went to. The same id with another tool name or arguments (a result
+ *   with another `is_error`) is a call of its own, counted and noted (`conflictingRepeats`);
  * - one API message written over several lines (one content block per line, the same
- *   `message.id`) is one message: a block repeated under the same message id is counted once
- *   (`repeatedBlocks`), never a second call;
+ *   `message.id`) is one message;
  * - paired by id (method `id`, confidence `exact`); parallel tool calls answered out of order are
  *   what FIFO gets wrong, so every id pair is compared with FIFO (crossed pairs). A tool call with
  *   no result is an ORPHAN_REQUEST at its `path:line`; a result with no call an ORPHAN_RESPONSE;
@@ -38,14 +44,22 @@ import { parseTime } from './time.js';
 import { crypto } from '../builtins.js';
 import { parseRfc3339 } from './lang/time.js';
 import type { NoteCode } from '../report/notes.js';
-import { Generations } from '../engine/recent.js';
+import { Generations, ScopedGenerations } from '../engine/recent.js';
+import { MAX_ID_LENGTH } from './ids.js';
 
 /**
  * `{messages}` lines whose whole message list is remembered, per generation (two generations): a
- * line continues a conversation only if that conversation's last list is still held
- * (docs/design.md §8).
+ * line continues a conversation by its list only if that conversation's last list is still held,
+ * else by an id it repeats (CALL_ID_WINDOW) (docs/design.md §8).
  */
 export const CONVERSATION_WINDOW = 50_000;
+
+/**
+ * Tool-call and result ids remembered (with the scope their call went to), and message ids, per
+ * generation (two generations each): an id read again within the window is the same call
+ * (docs/design.md §8).
+ */
+export const CALL_ID_WINDOW = 50_000;
 
 export const TRANSCRIPT_CHANNEL: ChannelSpec = {
   name: 'transcript',
@@ -63,7 +77,7 @@ export const TRANSCRIPT_CHANNEL: ChannelSpec = {
 };
 
 const MESSAGE_TREE = { id: true, role: true, content: true, tool_calls: true, tool_call_id: true, name: true } as const;
-const ITEM_TREE = { type: true, call_id: true, name: true } as const;
+const ITEM_TREE = { type: true, call_id: true, name: true, arguments: true, input: true } as const;
 const AGENT_EVENT_TREE = { action: true, observation: true, cause: true, tool_call_metadata: { function_name: true } } as const;
 
 /** `Profile.keep`: what the profile reads of a line (arrays, such as `content`, are kept whole). */
@@ -81,7 +95,11 @@ export interface TranscriptSummary {
   toolResults: number;
   /** Results marked `is_error`. */
   errorResults: number;
-  /** Tool-call blocks repeated on a later line of the same message (counted once). */
+  /**
+   * Tool-call and result blocks of session lines (Claude Code, OpenAI chat messages, Responses
+   * items, OpenHands events) whose id the session read already, the same tool and arguments (the
+   * same outcome): the same call, counted once.
+   */
   repeatedBlocks: number;
   /** Lines with tool calls or results from sub-agents (`isSidechain: true`). */
   sidechainLines: number;
@@ -92,9 +110,22 @@ export interface TranscriptSummary {
   /** Tool calls and results of a conversation line already read on an earlier line of it (a request log resends the history): counted once. */
   repeatedHistory: number;
   /**
-   * `{messages}` lines with tool calls or results in their history that continue no remembered
-   * list, read once the window of lists (CONVERSATION_WINDOW) had forgotten some: each may continue
-   * a conversation that fell out of the window, its history's calls then counted again.
+   * `{messages}` lines whose list continues no earlier line's but repeats tool calls or results
+   * read before (a history cut at its start or end, or with an earlier message edited): read as
+   * the conversation of those calls.
+   */
+  rewrittenHistory: number;
+  /**
+   * Blocks whose id was read already with another tool name or arguments (a result: another
+   * `is_error`): read as a call (a result) of its own, with a note.
+   */
+  conflictingRepeats: number;
+  /** The first such block's line (`path:line`), or null. */
+  conflictingRepeatsAt: string | null;
+  /**
+   * `{messages}` lines with tool calls or results that continue no remembered list and repeat no
+   * remembered id, read once the window of ids (CALL_ID_WINDOW) had forgotten some: each may
+   * continue a conversation whose ids fell out of the window, its history's calls then counted again.
    */
   beyondWindow: number;
   /** The first such line (`path:line`), or null. */
@@ -110,30 +141,47 @@ interface Block {
   id: unknown;
   idField: string;
   tool: string | null;
+  /** A call's arguments (`input`, `function.arguments`, `arguments`), as written. */
+  args: unknown;
   failed: boolean;
+  /** The index of the block's message in a `{messages}` list (else 0). */
+  at: number;
+  /** `callPrint`, once made. */
+  print?: string;
+}
+
+/** What the window remembers of an id read in a session. */
+interface Seen {
+  /** The scope the call went to (with no call read, the result). */
+  scope: string;
+  /** The call's tool and arguments (`callPrint`), or null when only a result was read. */
+  call: string | null;
+  /** The result's `failed`, or null when none was read. */
+  failed: boolean | null;
 }
 
 /** The tool-call blocks of one message object (Anthropic content blocks, OpenAI tool_calls / role tool). */
-function messageBlocks(m: Record<string, unknown>, out: Block[]): void {
+function messageBlocks(m: Record<string, unknown>, out: Block[], at = 0): void {
   const content = m.content;
   if (Array.isArray(content)) {
     for (const b of content) {
       const o = asObject(b);
       const type = asString(o?.type);
       if (!o || type === null) continue;
-      if (type.endsWith('tool_use') && o.id !== undefined) out.push({ kind: 'call', id: o.id, idField: 'id', tool: asString(o.name), failed: false });
+      if (type.endsWith('tool_use') && o.id !== undefined) out.push({ kind: 'call', id: o.id, idField: 'id', tool: asString(o.name), args: o.input, failed: false, at });
       else if (type.endsWith('tool_result') && o.tool_use_id !== undefined)
-        out.push({ kind: 'result', id: o.tool_use_id, idField: 'tool_use_id', tool: null, failed: o.is_error === true });
+        out.push({ kind: 'result', id: o.tool_use_id, idField: 'tool_use_id', tool: null, args: undefined, failed: o.is_error === true, at });
     }
   }
   if (Array.isArray(m.tool_calls)) {
     for (const c of m.tool_calls) {
       const o = asObject(c);
       if (!o || o.id === undefined) continue;
-      out.push({ kind: 'call', id: o.id, idField: 'tool_calls[].id', tool: asString(asObject(o.function)?.name) ?? asString(o.name), failed: false });
+      const fn = asObject(o.function);
+      out.push({ kind: 'call', id: o.id, idField: 'tool_calls[].id', tool: asString(fn?.name) ?? asString(o.name), args: fn !== null ? fn.arguments : o.arguments, failed: false, at });
     }
   }
-  if (m.role === 'tool' && m.tool_call_id !== undefined) out.push({ kind: 'result', id: m.tool_call_id, idField: 'tool_call_id', tool: asString(m.name), failed: false });
+  if (m.role === 'tool' && m.tool_call_id !== undefined) out.push({ kind: 'result', id: m.tool_call_id, idField: 'tool_call_id', tool: asString(m.name), args: undefined, failed: false, at });
 }
 
 const RESPONSES_CALLS = new Set(['function_call', 'custom_tool_call']);
@@ -143,8 +191,8 @@ const RESPONSES_OUTPUTS = new Set(['function_call_output', 'custom_tool_call_out
 function responsesItem(item: Record<string, unknown>, out: Block[]): void {
   const type = asString(item.type);
   if (type === null || item.call_id === undefined) return;
-  if (RESPONSES_CALLS.has(type)) out.push({ kind: 'call', id: item.call_id, idField: 'call_id', tool: asString(item.name), failed: false });
-  else if (RESPONSES_OUTPUTS.has(type)) out.push({ kind: 'result', id: item.call_id, idField: 'call_id', tool: null, failed: false });
+  if (RESPONSES_CALLS.has(type)) out.push({ kind: 'call', id: item.call_id, idField: 'call_id', tool: asString(item.name), args: item.arguments ?? item.input, failed: false, at: 0 });
+  else if (RESPONSES_OUTPUTS.has(type)) out.push({ kind: 'result', id: item.call_id, idField: 'call_id', tool: null, args: undefined, failed: false, at: 0 });
 }
 
 /** OpenHands actions that end a turn and expect no observation: counted, never a call. */
@@ -162,11 +210,11 @@ function agentEvent(o: Record<string, unknown>, out: Block[]): 'none' | 'block' 
   const action = asString(o.action);
   if (action !== null && typeof o.id === 'number') {
     if (NO_OBSERVATION_ACTIONS.has(action)) return 'no-observation';
-    out.push({ kind: 'call', id: `event-${o.id}`, idField: 'id', tool, failed: false });
+    out.push({ kind: 'call', id: `event-${o.id}`, idField: 'id', tool, args: action, failed: false, at: 0 });
     return 'block';
   }
   if (asString(o.observation) !== null && typeof o.cause === 'number') {
-    out.push({ kind: 'result', id: `event-${o.cause}`, idField: 'cause', tool, failed: o.observation === 'error' });
+    out.push({ kind: 'result', id: `event-${o.cause}`, idField: 'cause', tool, args: undefined, failed: o.observation === 'error', at: 0 });
     return 'block';
   }
   return 'none';
@@ -191,40 +239,71 @@ function readTime(v: unknown, sum: TranscriptSummary): number | null {
 }
 
 /**
- * The conversation a `{messages: […]}` line continues: the longest prefix of its messages whose
- * hash is an earlier line's whole list (`known` messages read already), else a new one named
- * `name`. The line's own list is remembered for the lines after it.
+ * The conversation a `{messages: […]}` line continues by its list: the longest prefix of its
+ * messages whose hash is an earlier line's whole list (`known` messages read already), or null;
+ * `whole` is the hash of the line's own list (null for an empty list), remembered by the caller.
+ * Lists of different sessions (`session_id`) never continue each other.
  */
-function continues(conversations: Generations<string>, messages: unknown[], name: string): { conversation: string; known: number } {
+function continues(conversations: Generations<string>, session: string, messages: unknown[]): { conversation: string | null; known: number; whole: string | null } {
   const h = crypto().createHash('sha256');
+  h.update(session);
+  h.update('\u0000');
   const prefixes: string[] = [];
   for (const m of messages) {
     h.update(JSON.stringify(m) ?? 'null');
     h.update('\u0000');
     prefixes.push(h.copy().digest('base64'));
   }
-  let conversation = name;
-  let known = 0;
   for (let k = prefixes.length; k > 0; k--) {
     const c = conversations.get(prefixes[k - 1]!);
-    if (c !== undefined) {
-      conversation = c;
-      known = k;
-      break;
-    }
+    if (c !== undefined) return { conversation: c, known: k, whole: prefixes[prefixes.length - 1]! };
   }
-  if (prefixes.length > 0 && !conversations.has(prefixes[prefixes.length - 1]!)) conversations.set(prefixes[prefixes.length - 1]!, conversation);
-  return { conversation, known };
+  return { conversation: null, known: 0, whole: prefixes.length > 0 ? prefixes[prefixes.length - 1]! : null };
 }
 
 function isMessage(m: Record<string, unknown> | null): boolean {
   return m !== null && typeof m.role === 'string';
 }
 
-export function transcriptProfile(opts: { conversationWindow?: number } = {}): Profile {
-  const sum: TranscriptSummary = { messages: 0, toolCalls: 0, toolResults: 0, errorResults: 0, repeatedBlocks: 0, sidechainLines: 0, scopes: 0, noObservationActions: 0, repeatedHistory: 0, beyondWindow: 0, beyondWindowAt: null, naiveTimes: 0, unreadableTimes: 0 };
-  /** Per scope: the message the last line belonged to, and the call ids read under it. */
-  const lastMessage = new Map<string, { id: string | null; calls: Set<string> }>();
+/** A call's tool and arguments, to tell a repeat (the same) from a reused id (another). */
+let unserialisable = 0;
+function callPrint(b: Block): string {
+  return (b.print ??= print(b));
+}
+function print(b: Block): string {
+  let args: string;
+  try {
+    args = JSON.stringify(b.args) ?? '';
+  } catch {
+    // Too deep to serialise: equal to nothing, so a repeat of it is said, never assumed.
+    args = `\u0001${++unserialisable}`;
+  }
+  // Short ones as written; longer ones by their SHA-256 (never a weaker hash: it decides).
+  const text = `${b.tool ?? ''}\u0000${args}`;
+  return text.length <= 44 ? text : crypto().hash('sha256', text, 'base64');
+}
+
+export function transcriptProfile(opts: { conversationWindow?: number; callIdWindow?: number } = {}): Profile {
+  const sum: TranscriptSummary = {
+    messages: 0,
+    toolCalls: 0,
+    toolResults: 0,
+    errorResults: 0,
+    repeatedBlocks: 0,
+    sidechainLines: 0,
+    scopes: 0,
+    noObservationActions: 0,
+    repeatedHistory: 0,
+    rewrittenHistory: 0,
+    conflictingRepeats: 0,
+    conflictingRepeatsAt: null,
+    beyondWindow: 0,
+    beyondWindowAt: null,
+    naiveTimes: 0,
+    unreadableTimes: 0,
+  };
+  /** Scopes an event went to (`scopes`). */
+  const scopesSeen = new Set<string>();
   /**
    * `{messages: […]}` lines: the hash of each line's whole message list → its conversation. A line
    * whose first k messages hash to an earlier line's list continues that conversation, and only its
@@ -232,11 +311,17 @@ export function transcriptProfile(opts: { conversationWindow?: number } = {}): P
    */
   const conversations = new Generations<string>(opts.conversationWindow ?? CONVERSATION_WINDOW);
   /**
-   * Sub-agent calls not yet answered, by session and call id → their scope: Claude Code may write
-   * `agentId` on a sub-agent's result lines but not on its call lines, and the result then finds
-   * its call in the session's other sub-agent scope.
+   * Every call and result id read, by session, then id → where its call went and what it was. A
+   * block whose id is here, the same call (the same result), is a repeat; a result goes to its
+   * call's scope (Claude Code may write `agentId` on a sub-agent's result lines but not on its call
+   * lines, or a block once with `isSidechain` and once without). Bounded: two generations of
+   * CALL_ID_WINDOW ids.
    */
-  const openSidechainCalls = new Map<string, string>();
+  const ids = new ScopedGenerations<Seen>(opts.callIdWindow ?? CALL_ID_WINDOW);
+  /** A block's id as the window keys it, or null when it is no string id (never remembered). */
+  const idKey = (id: unknown): string | null => (typeof id === 'string' && id.length > 0 && id.length <= MAX_ID_LENGTH ? id : null);
+  /** Per line scope, the message its last line with a new block belonged to. */
+  const lastMessage = new Map<string, string>();
 
   return {
     name: 'transcript',
@@ -253,46 +338,66 @@ export function transcriptProfile(opts: { conversationWindow?: number } = {}): P
           let scope = '';
           let caller: string | null = null;
           let messageId: string | null = null;
-          let messages = 0;
+          const session = asString(o.sessionId) ?? asString(o.session_id) ?? '';
+          let idSession = session;
+          /** A `{messages}` line: its list's hash and how many of its messages an earlier line held. */
+          let list: { whole: string | null; known: number } | null = null;
+          let repeated = 0;
           const wrapped = asObject(o.message);
           if (wrapped !== null && isMessage(wrapped)) {
             // A Claude Code session line.
             messageBlocks(wrapped, blocks);
             messageId = asString(wrapped.id);
-            messages = 1;
           } else if (Array.isArray(o.messages)) {
             // A whole conversation on one line (a request log): the conversation it continues, else
             // one of its own; the messages an earlier line of it held are read already.
-            const { conversation, known } = continues(conversations, o.messages, `line ${loc.line}`);
-            scope = conversation;
-            // Fail closed past the window: a line that continues no list held, once some were
-            // forgotten, may continue a forgotten one if its history holds tool blocks (said, counted).
-            let history = known === 0 && conversations.dropped;
+            const c = continues(conversations, session, o.messages);
+            list = c;
             for (let k = 0; k < o.messages.length; k++) {
               const mo = asObject(o.messages[k]);
-              if (mo !== null && isMessage(mo)) {
-                if (k < known) {
-                  const before = blocks.length;
-                  messageBlocks(mo, blocks);
-                  sum.repeatedHistory += blocks.length - before;
-                  blocks.length = before;
-                  continue;
-                }
+              if (mo === null || !isMessage(mo)) continue;
+              if (k < c.known) {
                 const before = blocks.length;
                 messageBlocks(mo, blocks);
-                messages++;
-                if (history && blocks.length > before) {
-                  history = false;
+                repeated += blocks.length - before;
+                blocks.length = before;
+              } else messageBlocks(mo, blocks, k);
+            }
+            if (c.conversation !== null) scope = c.conversation;
+            else {
+              // A list that continues none held: the conversation of the first call or result it
+              // repeats (its history cut or edited), else a new one. A call read before with another
+              // tool or arguments is an id reused, not repeated: the line continues nothing by it.
+              let found = false;
+              for (const b of blocks) {
+                const key = idKey(b.id);
+                const seen = key === null ? undefined : ids.get(idSession, key);
+                if (seen === undefined) continue;
+                if (b.kind === 'call' && seen.call !== null && seen.call !== callPrint(b)) break;
+                if (b.kind === 'call' ? seen.call !== null : seen.failed !== null) {
+                  scope = seen.scope;
+                  found = true;
+                  sum.rewrittenHistory++;
+                  break;
+                }
+              }
+              if (!found) {
+                scope = `line ${loc.line}`;
+                // Fail closed past the window of ids: a line that continues nothing held and repeats no id
+                // held, once some ids were forgotten, may repeat forgotten calls (said, counted). A
+                // forgotten list alone counts nothing twice: its calls' ids are still held.
+                if (blocks.length > 0 && ids.dropped) {
                   sum.beyondWindow++;
                   sum.beyondWindowAt ??= `${loc.path}:${loc.line}`;
                 }
               }
             }
-            if (blocks.length === 0 && known > 0) return 'used';
+            if (c.whole !== null && !conversations.has(c.whole)) conversations.set(c.whole, scope);
+            sum.repeatedHistory += repeated;
+            if (blocks.length === 0) return c.known > 0 ? 'used' : 'unclaimed';
           } else if (isMessage(o)) {
             messageBlocks(o, blocks);
             messageId = asString(o.id);
-            messages = 1;
           } else if (o.tool_call_metadata !== undefined) {
             const e = agentEvent(o, blocks);
             if (e === 'no-observation') {
@@ -301,18 +406,16 @@ export function transcriptProfile(opts: { conversationWindow?: number } = {}): P
               sum.noObservationActions++;
               return 'ignored';
             }
-            // Event ids restart in every trajectory file: the file is the scope.
+            // Event ids restart in every trajectory file: the file is the scope and the session.
             scope = loc.path;
-            messages = blocks.length;
+            idSession = loc.path;
           } else {
             const payload = asObject(o.payload);
             if (payload !== null && o.type === 'response_item') responsesItem(payload, blocks);
             else if (o.payload === undefined) responsesItem(o, blocks);
-            messages = blocks.length > 0 ? 1 : 0;
           }
           if (blocks.length === 0) return 'unclaimed';
-          if (scope === '') {
-            const session = asString(o.sessionId) ?? asString(o.session_id) ?? '';
+          if (list === null && scope === '') {
             if (o.isSidechain === true) {
               sum.sidechainLines++;
               const agent = asString(o.agentId);
@@ -324,52 +427,70 @@ export function transcriptProfile(opts: { conversationWindow?: number } = {}): P
             }
           }
           const time = readTime(o.timestamp, sum);
-          // One API message over several lines: a block already read under the same message id is
-          // the same call, not a second one.
-          let state = lastMessage.get(scope);
-          if (state === undefined) {
-            state = { id: null, calls: new Set() };
-            lastMessage.set(scope, state);
-            sum.scopes++;
-          }
-          // Claude Code writes a result as soon as it arrives, between the lines of the message
-          // that made the call: lines without a message id (results) leave the message open.
-          if (messageId === null) sum.messages += messages;
-          else if (messageId !== state.id) {
-            state.id = messageId;
-            state.calls.clear();
-            sum.messages += messages;
-          }
-          const sidechain = o.isSidechain === true;
+          /** The messages of a `{messages}` line with a new block (by index), or whether this line had one. */
+          let newAt = -1;
+          let messages = 0;
           for (const b of blocks) {
-            let at = scope;
-            if (sidechain && typeof b.id === 'string') {
-              const k = `${asString(o.sessionId) ?? asString(o.session_id) ?? ''}\u0000${b.id}`;
-              if (b.kind === 'call') openSidechainCalls.set(k, scope);
-              else {
-                at = openSidechainCalls.get(k) ?? scope;
-                openSidechainCalls.delete(k);
-              }
-            }
+            const key = idKey(b.id);
+            const seen = key === null ? undefined : ids.get(idSession, key);
             if (b.kind === 'call') {
-              const key = typeof b.id === 'string' ? b.id : null;
-              if (messageId !== null && key !== null) {
-                if (state.calls.has(key)) {
-                  sum.repeatedBlocks++;
+              // Only a call with a string id is remembered (and so compared).
+              const print = key !== null ? callPrint(b) : null;
+              if (seen !== undefined && seen.call !== null) {
+                if (seen.call === print) {
+                  // The same call read again: counted, never a second call.
+                  if (list !== null) sum.repeatedHistory++;
+                  else sum.repeatedBlocks++;
+                  ids.set(idSession, key!, seen);
                   continue;
                 }
-                state.calls.add(key);
+                conflict(loc);
               }
+              // A call answered before it was read keeps its result: a later copy of the result is a repeat.
+              if (key !== null) ids.set(idSession, key, { scope, call: print!, failed: seen !== undefined && seen.call === null ? seen.failed : null });
               sum.toolCalls++;
               const attrs: CallAttrs = { kind: 'tool call', tool: b.tool };
               ctx.emit(makeEvent(TRANSCRIPT_CHANNEL, { role: 'request', scope, id: { field: b.idField, value: b.id }, sig: [b.tool], time, caller, attrs, loc, orphanNote: NOTE_NO_TOOL_RESULT }, ctx));
+              scopesSeen.add(scope);
             } else {
+              if (seen !== undefined && seen.failed !== null) {
+                if (seen.failed === b.failed) {
+                  if (list !== null) sum.repeatedHistory++;
+                  else sum.repeatedBlocks++;
+                  ids.set(idSession, key!, seen);
+                  continue;
+                }
+                conflict(loc);
+              }
+              // A result goes to the scope its call went to.
+              const at = seen !== undefined && seen.call !== null ? seen.scope : scope;
+              if (key !== null) {
+                if (seen !== undefined) seen.failed = b.failed;
+                ids.set(idSession, key, seen ?? { scope: at, call: null, failed: b.failed });
+              }
               sum.toolResults++;
               if (b.failed) sum.errorResults++;
               const attrs: CallAttrs = { kind: 'tool result', tool: b.tool, status: b.failed ? 'error' : 'ok', error: b.failed ? 'is_error' : null, durationMs: null };
               ctx.emit(makeEvent(TRANSCRIPT_CHANNEL, { role: 'terminal', scope: at, id: { field: b.idField, value: b.id }, sig: [b.tool], time, caller, attrs, loc }, ctx));
+              scopesSeen.add(at);
             }
+            // Messages with a new block: in a `{messages}` list each such message, else the line's.
+            if (list !== null) {
+              if (b.at !== newAt) {
+                newAt = b.at;
+                messages++;
+              }
+            } else messages = 1;
           }
+          // One API message over several lines (the same message id) is one message. Claude Code
+          // writes a result as soon as it arrives, between the lines of the message that made the
+          // call: lines without a message id (results) leave the message open.
+          if (messages > 0 && messageId !== null) {
+            if (lastMessage.get(scope) === messageId) messages = 0;
+            else lastMessage.set(scope, messageId);
+          }
+          sum.messages += messages;
+          sum.scopes = scopesSeen.size;
           return 'used';
         },
       };
@@ -380,7 +501,13 @@ export function transcriptProfile(opts: { conversationWindow?: number } = {}): P
       if (sum.naiveTimes > 0) out.push('transcript-naive-times');
       if (sum.unreadableTimes > 0) out.push('transcript-unreadable-times');
       if (sum.beyondWindow > 0) out.push('transcript-beyond-window');
+      if (sum.conflictingRepeats > 0) out.push('transcript-conflicting-repeats');
       return out;
     },
   };
+
+  function conflict(loc: Loc): void {
+    sum.conflictingRepeats++;
+    sum.conflictingRepeatsAt ??= `${loc.path}:${loc.line}`;
+  }
 }

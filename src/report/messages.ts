@@ -34,10 +34,14 @@ export function findingMessage(f: Finding): string {
       }
     case 'AMBIGUOUS_PAIR':
       return `paired by ${f.data.method} among ${f.data.candidates} candidates (caller ${f.data.caller})`;
-    case 'CROSSED_PAIR':
-      return f.data.shadowCaller === null
-        ? `${f.data.shadow === 'fifo' ? 'FIFO' : 'signature-FIFO'} would leave the ${f.data.terminalCaller} terminal unpaired`
-        : `${f.data.shadow === 'fifo' ? 'FIFO' : 'signature-FIFO'} would give the ${f.data.terminalCaller} terminal to the ${f.data.shadowCaller} request (true partner: ${f.data.trueCaller})`;
+    case 'CROSSED_PAIR': {
+      const shadow = f.data.shadow === 'fifo' ? 'FIFO' : 'signature-FIFO';
+      if (f.data.shadowCaller === null) return `${shadow} would leave the ${f.data.terminalCaller} terminal unpaired`;
+      // One caller on every side (an agent's own parallel tool calls): callers tell nothing, the id does.
+      if (f.data.shadowCaller === f.data.terminalCaller && f.data.trueCaller === f.data.terminalCaller)
+        return `${shadow} would give the terminal of ${f.data.id !== null ? `id ${f.data.id}` : 'this call'} to another open request, not to its own (both caller ${f.data.trueCaller})`;
+      return `${shadow} would give the ${f.data.terminalCaller} terminal to the ${f.data.shadowCaller} request (true partner: ${f.data.trueCaller})`;
+    }
     case 'DUPLICATE_ID':
       return `id opened twice in one scope (caller ${f.data.caller}); the oldest is closed first`;
     case 'DUPLICATE_TERMINAL':

@@ -18,7 +18,9 @@ export const NOTE_TEXT = {
   'openai-batch-order': 'openai: Batch output order is arbitrary by contract: openai-batch pairs by custom_id only, and FIFO is not compared (no crossed pairs)',
   'transcript-naive-times': 'transcript: timestamps without a zone (naive ISO 8601) were read as UTC (records.transcript.naiveTimes)',
   'transcript-beyond-window':
-    'transcript: some request-log lines may continue a conversation older than the window of remembered message lists (records.transcript.beyondWindow, first at beyondWindowAt): their history’s tool calls may be counted again',
+    'transcript: some request-log lines repeat no tool-call id still remembered, read after the window of ids had forgotten some (records.transcript.beyondWindow, first at beyondWindowAt): they may continue a forgotten conversation, their history’s tool calls then counted again',
+  'transcript-conflicting-repeats':
+    'transcript: some tool-call ids were read again with another tool name or arguments, or a result again with another is_error (records.transcript.conflictingRepeats, first at conflictingRepeatsAt): each was read as a call or result of its own, not as a repeat',
   'transcript-unreadable-times': 'transcript: some timestamps could not be read (records.transcript.unreadableTimes): their calls have no latency',
   'custom-naive-times': 'custom: times without a zone (naive ISO 8601) were read as UTC',
   'custom-unreadable-times': 'custom: some time fields could not be read with the profile’s time format (records.<profile>.unreadableTimes); an epoch number needs "unit"',

@@ -18,7 +18,7 @@ import type {
   ShadowPairRecord,
 } from '../model.js';
 import { latencyGroup, shownId } from '../model.js';
-import type { Finding } from '../report/findings.js';
+import type { Finding, FindingCode } from '../report/findings.js';
 import { finding } from '../report/findings.js';
 import type { ChannelSnapshot, EngineSnapshot, SnapshotOptions } from '../model/snapshot.js';
 import { LatencyHistogram } from '../stats/histogram.js';
@@ -41,6 +41,11 @@ export interface EngineSink {
   /** A scope was folded into its channel's totals (docs/design.md §8): per-scope state of its own can go too. */
   scopeFolded?(channel: string, scope: string): void;
   finding(f: Finding): void;
+  /**
+   * True when a finding of `code` whose first location is `at` is only counted (then the engine
+   * does not make it and gives it to `finding`; the sink has counted it): FindingCollector.skip.
+   */
+  skipFinding?(code: FindingCode, at: Loc): boolean;
 }
 
 export interface EngineOptions {
@@ -478,6 +483,8 @@ export class PairingEngine {
   }
 
   private crossed(ch: ChannelState, sc: ScopeState, shadow: 'fifo' | 'signature', ev: CallEvent, req: CallEvent, partner: ShadowReq | null): void {
+    // Past the findings kept, only counted: not made.
+    if (this.sink.skipFinding?.('CROSSED_PAIR', ev.loc)) return;
     const locations = [ev.loc, req.loc];
     if (partner) locations.push(partner.loc);
     this.sink.finding(

@@ -18,7 +18,7 @@ import type {
   ShadowPairRecord,
 } from '../model.js';
 import { latencyGroup, shownId } from '../model.js';
-import type { Finding } from '../report/findings.js';
+import type { Finding, FindingCode } from '../report/findings.js';
 import { finding } from '../report/findings.js';
 import type { ChannelSnapshot, EngineSnapshot, SnapshotOptions } from '../model/snapshot.js';
 import { LatencyHistogram } from '../stats/histogram.js';
@@ -41,6 +41,11 @@ export interface EngineSink {
   /** A scope was folded into its channel's totals (docs/design.md §8): per-scope state of its own can go too. */
   scopeFolded?(channel: string, scope: string): void;
   finding(f: Finding): void;
+  /**
+   * True when a finding of `code` whose first location is `at` is only counted (then the engine
+   * does not make it and gives it to `finding`; the sink has counted it): FindingCollector.skip.
+   */
+  skipFinding?(code: FindingCode, at: Loc): boolean;
 }
 
 export interface EngineOptions {
@@ -181,6 +186,7 @@ export class PairingEngine {
   }
 
   private bump(ch: ChannelState, sc: ScopeState, f: (c: Counters) => void): void {
+    // Rare counters; the per-event ones are bumped in place (request, terminal, countPair).
     f(ch.counters);
     f(sc.counters);
   }
@@ -191,10 +197,15 @@ export class PairingEngine {
     sc.idleStamp = 0;
     const seq = ++this.seq;
     const req: OpenReq = { seq, ev, interims: 0 };
-    this.bump(ch, sc, (c) => {
-      c.requests++;
-      if (ev.id !== null && !ev.ownKey) c.requestsWithId++;
-    });
+    // The hot counters are bumped in place (no closure per event), the channel's and the scope's alike.
+    const cc = ch.counters;
+    const scc = sc.counters;
+    cc.requests++;
+    scc.requests++;
+    if (ev.id !== null && !ev.ownKey) {
+      cc.requestsWithId++;
+      scc.requestsWithId++;
+    }
     if (ev.id !== null) {
       const list = open.byId.get(ev.id);
       if (list && list.length > 0) {
@@ -273,10 +284,14 @@ export class PairingEngine {
 
   /** A terminal: the shadows take their partners, then the cascade pairs it, or it is an orphan or a duplicate. */
   private terminal(ch: ChannelState, sc: ScopeState, ev: CallEvent): PairRecord | null {
-    this.bump(ch, sc, (c) => {
-      c.terminals++;
-      if (ev.id !== null && !ev.ownKey) c.terminalsWithId++;
-    });
+    const cc = ch.counters;
+    const scc = sc.counters;
+    cc.terminals++;
+    scc.terminals++;
+    if (ev.id !== null && !ev.ownKey) {
+      cc.terminalsWithId++;
+      scc.terminalsWithId++;
+    }
     if (ev.redundant) {
       this.bump(ch, sc, (c) => c.redundant++);
       return null;
@@ -389,18 +404,8 @@ export class PairingEngine {
       inFlight,
     };
 
-    this.bump(ch, sc, (c) => {
-      c.pairs++;
-      c.byMethod[method]++;
-      c.byConfidence[confidence]++;
-      if (latencyMs !== null) {
-        if (latencyMs < 0) c.negativeLatencies++;
-        else {
-          if (latencyMs === 0) c.zeroLatencies++;
-          c.latency.record(latencyMs, ev.loc);
-        }
-      }
-    });
+    countPair(ch.counters, method, confidence, latencyMs, ev.loc);
+    countPair(sc.counters, method, confidence, latencyMs, ev.loc);
     if (latencyMs !== null && latencyMs >= 0) this.recordGroupLatency(ch, latencyGroup(req, ev), latencyMs, ev.loc);
     else if (latencyMs !== null && req.time !== null && ev.time !== null)
       // Reported, never corrected: both times as stated, the latency kept out of the percentiles.
@@ -412,15 +417,18 @@ export class PairingEngine {
       // A channel whose terminal order is arbitrary by contract: FIFO is no evidence (ChannelSpec).
       if (ch.spec.terminalOrder === 'arbitrary') return pair;
       const { fifo: fifoPartner, signature: sigPartner } = shadows;
-      this.bump(ch, sc, (c) => c.crossedComparable++);
+      ch.counters.crossedComparable++;
+      sc.counters.crossedComparable++;
       pair.fifoPartner = fifoPartner ? fifoPartner.loc : null;
       pair.signaturePartner = sigPartner ? sigPartner.loc : null;
       if (!fifoPartner || fifoPartner.seq !== taken.seq) {
-        this.bump(ch, sc, (c) => c.crossedFifo++);
+        ch.counters.crossedFifo++;
+        sc.counters.crossedFifo++;
         this.crossed(ch, sc, 'fifo', ev, req, fifoPartner);
       }
       if (!sigPartner || sigPartner.seq !== taken.seq) {
-        this.bump(ch, sc, (c) => c.crossedSignature++);
+        ch.counters.crossedSignature++;
+        sc.counters.crossedSignature++;
         this.crossed(ch, sc, 'signature', ev, req, sigPartner);
       }
     } else if (confidence === 'ambiguous') {
@@ -481,6 +489,8 @@ export class PairingEngine {
   }
 
   private crossed(ch: ChannelState, sc: ScopeState, shadow: 'fifo' | 'signature', ev: CallEvent, req: CallEvent, partner: ShadowReq | null): void {
+    // Past the findings kept, only counted: not made.
+    if (this.sink.skipFinding?.('CROSSED_PAIR', ev.loc)) return;
     const locations = [ev.loc, req.loc];
     if (partner) locations.push(partner.loc);
     this.sink.finding(
@@ -563,6 +573,20 @@ function weaker(a: Confidence, b: Confidence): Confidence {
   return RANK[a] >= RANK[b] ? a : b;
 }
 
+/** One pair on a channel's or a scope's counters. */
+function countPair(c: Counters, method: PairRecord['method'], confidence: Confidence, latencyMs: number | null, at: Loc): void {
+  c.pairs++;
+  c.byMethod[method]++;
+  c.byConfidence[confidence]++;
+  if (latencyMs !== null) {
+    if (latencyMs < 0) c.negativeLatencies++;
+    else {
+      if (latencyMs === 0) c.zeroLatencies++;
+      c.latency.record(latencyMs, at);
+    }
+  }
+}
+
 function side(ev: CallEvent): CallSide {
   const s: CallSide = { loc: ev.loc, time: ev.time, id: ev.id, caller: ev.caller, attrs: ev.attrs };
   if (ev.idLabel !== undefined) s.idLabel = ev.idLabel;
@@ -572,9 +596,8 @@ function side(ev: CallEvent): CallSide {
 function mergedSignature(spec: ChannelSpec, req: CallEvent, term: CallEvent): Record<string, string | null> | null {
   if (spec.signatureFields.length === 0) return null;
   const out: Record<string, string | null> = Object.create(null);
-  spec.signatureFields.forEach((name, i) => {
-    out[name] = req.sig?.[i] ?? term.sig?.[i] ?? null;
-  });
+  const names = spec.signatureFields;
+  for (let i = 0; i < names.length; i++) out[names[i]!] = req.sig?.[i] ?? term.sig?.[i] ?? null;
   return out;
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ChunkSearch, escapePatterns, repeatedKey } from './exact.js';
+import type { KeepTree } from '../profiles/keep.js';
 
-const rk = (s: string, tree = { method: true, id: true, params: { name: true } } as const) => repeatedKey(Buffer.from(s), 0, Buffer.byteLength(s), tree);
+const rk = (s: string, tree: KeepTree = { method: true, id: true, params: { name: true } }) => repeatedKey(Buffer.from(s), 0, Buffer.byteLength(s), tree);
 
 describe('repeatedKey', () => {
   it('names the first key of the tree written twice in one object, keys compared decoded', () => {
@@ -17,6 +18,15 @@ describe('repeatedKey', () => {
     expect(rk('{"method":"a","s":"\\"method\\":\\"b\\""}')).toBeNull();
     expect(rk('["method","method"]')).toBeNull();
     expect(rk('{}')).toBeNull();
+  });
+  it('compares keys decoded: escapes, non-ASCII keys of the tree, raw and escaped, and a key that does not decode', () => {
+    const tree: KeepTree = { café: true, x: { naïve: true } };
+    expect(rk('{"café":1,"caf\\u00e9":2}', tree)).toBe('café');
+    expect(rk('{"x":{"naïve":1,"na\\u00efve":2}}', tree)).toBe('x.naïve');
+    expect(rk('{"cafe":1,"café":2,"caf\\u00e8":3}', tree)).toBeNull();
+    expect(rk('{"\\u006dethod":1,"method":2}')).toBe('method');
+    expect(rk('{"m\\x":1,"method":2,"method":3}')).toBeNull();
+    expect(rk('{"méthod":1,"method":2}')).toBeNull();
   });
   it('reads a __proto__ key as a plain key', () => {
     expect(repeatedKey(Buffer.from('{"__proto__":1,"__proto__":2}'), 0, 30, { ['__proto__']: true })).toBe('__proto__');

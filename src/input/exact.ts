@@ -104,18 +104,78 @@ const PROBE = 6;
  * lines JSON.parse accepted.
  */
 export function repeatedKey(buf: Buffer, s: number, e: number, tree: KeepTree): string | null {
-  const r = scanObject(buf, s, e, tree, '');
+  const r = scanObject(buf, s, e, planOf(tree), '');
   return typeof r === 'string' ? r : null;
 }
 
-function own(tree: KeepTree, k: string): true | KeepTree | undefined {
-  return Object.prototype.hasOwnProperty.call(tree, k) ? tree[k] : undefined;
+/** A `KeepTree` node made for scanning: its keys' bytes and names, by index, and their subtrees. */
+interface KeyPlan {
+  bytes: Buffer[];
+  names: string[];
+  subs: Array<true | KeyPlan>;
+  /** Every key is ASCII: a key with a byte >= 0x80 is none of them without decoding. */
+  ascii: boolean;
+}
+
+const plans = new WeakMap<KeepTree, KeyPlan>();
+
+function planOf(tree: KeepTree): KeyPlan {
+  let p = plans.get(tree);
+  if (p === undefined) {
+    const names = Object.keys(tree);
+    p = {
+      bytes: names.map((k) => Buffer.from(k, 'utf8')),
+      names,
+      subs: names.map((k) => (tree[k] === true ? true : planOf(tree[k] as KeepTree))),
+      ascii: names.every((k) => !/[^\u0000-\u007f]/.test(k)),
+    };
+    plans.set(tree, p);
+  }
+  return p;
+}
+
+/**
+ * Which key of `plan` the key string `ks..ke` (quotes included) is, compared decoded as JSON.parse
+ * compares keys, or -1 (-2: it does not decode). Plain bytes are compared as bytes; a key with an
+ * escape, or with a byte >= 0x80 when the plan has a non-ASCII key, is decoded first.
+ */
+function keyIndex(buf: Buffer, ks: number, ke: number, plan: KeyPlan): number {
+  let escaped = false;
+  let high = false;
+  for (let x = ks + 1; x < ke - 1; x++) {
+    const c = buf[x]!;
+    if (c === BSLASH) {
+      escaped = true;
+      break;
+    }
+    if (c >= 0x80) high = true;
+  }
+  if (escaped || (high && !plan.ascii)) {
+    let key: string;
+    try {
+      key = escaped ? (JSON.parse(buf.toString('utf8', ks, ke)) as string) : buf.toString('utf8', ks + 1, ke - 1);
+    } catch {
+      return -2;
+    }
+    return plan.names.indexOf(key);
+  }
+  if (high) return -1;
+  const n = ke - ks - 2;
+  for (let k = 0; k < plan.bytes.length; k++) {
+    const kb = plan.bytes[k]!;
+    if (kb.length !== n) continue;
+    let j = 0;
+    while (j < n && buf[ks + 1 + j] === kb[j]) j++;
+    if (j === n) return k;
+  }
+  return -1;
 }
 
 /** A repeated key's path, or where the object at `i` ends, or -1 when it does not scan. */
-function scanObject(buf: Buffer, i: number, e: number, tree: KeepTree, prefix: string): string | number {
+function scanObject(buf: Buffer, i: number, e: number, plan: KeyPlan, prefix: string): string | number {
   if (buf[i] !== LBRACE) return -1;
-  const seen = new Set<string>();
+  // The plan's keys seen in this object, by index.
+  const seen = new Uint8Array(plan.names.length);
   i++;
   while (i < e && isWs(buf[i]!)) i++;
   if (buf[i] === RBRACE) return i + 1;
@@ -124,32 +184,21 @@ function scanObject(buf: Buffer, i: number, e: number, tree: KeepTree, prefix: s
     if (i >= e || buf[i] !== QUOTE) return -1;
     const ke = skipString(buf, i, e);
     if (ke < 0) return -1;
-    let escaped = false;
-    for (let x = i + 1; x < ke - 1; x++) {
-      if (buf[x] === BSLASH) {
-        escaped = true;
-        break;
-      }
-    }
-    let key: string;
-    try {
-      key = escaped ? (JSON.parse(buf.toString('utf8', i, ke)) as string) : buf.toString('utf8', i + 1, ke - 1);
-    } catch {
-      return -1;
-    }
+    const k = keyIndex(buf, i, ke, plan);
+    if (k === -2) return -1;
     i = ke;
     while (i < e && isWs(buf[i]!)) i++;
     if (i >= e || buf[i] !== COLON) return -1;
     i++;
     while (i < e && isWs(buf[i]!)) i++;
     if (i >= e) return -1;
-    const node = own(tree, key);
-    if (node !== undefined) {
-      if (seen.has(key)) return prefix + key;
-      seen.add(key);
+    if (k >= 0) {
+      if (seen[k] === 1) return prefix + plan.names[k]!;
+      seen[k] = 1;
     }
-    if (node !== undefined && node !== true && buf[i] === LBRACE) {
-      const r = scanObject(buf, i, e, node, `${prefix}${key}.`);
+    const sub = k >= 0 ? plan.subs[k]! : true;
+    if (sub !== true && buf[i] === LBRACE) {
+      const r = scanObject(buf, i, e, sub, `${prefix}${plan.names[k]!}.`);
       if (typeof r === 'string' || r < 0) return r;
       i = r;
     } else {

@@ -30,6 +30,8 @@ export function wireEngine(opts: AnalyzeOptions, profiles: readonly Profile[], c
   const addFinding = (f: Finding) => collector.add(f);
   const sink: EngineSink = {
     finding: addFinding,
+    // A listener sees every finding: then each is made.
+    skipFinding: opts.onFinding ? undefined : (code, at) => collector.skip(code, at),
     pair: (p) => {
       const spec = specs.get(p.channel);
       if (spec && isFailed(spec, p.terminal.attrs)) failed.set(p.channel, (failed.get(p.channel) ?? 0) + 1);

@@ -18,6 +18,29 @@ describe('FindingCollector.list', () => {
   });
 });
 
+describe('FindingCollector.skip', () => {
+  it('counts and keeps exactly what add does, for findings in any order, skipping only those add would drop', () => {
+    const make = (path: string, line: number, k: number) =>
+      finding('CROSSED_PAIR', { channel: 'llm', scope: 's', locations: [{ path, line }] }, { shadow: k % 2 ? 'fifo' : 'signature', terminalCaller: 'main', trueCaller: 'main', shadowCaller: null, id: `r${k}` });
+    for (const max of [0, 1, 3]) {
+      const all = new FindingCollector(max);
+      const some = new FindingCollector(max);
+      let skipped = 0;
+      for (let k = 0; k < 400; k++) {
+        // Mostly in order, some out of order, some on one line, two files.
+        const path = k % 7 === 0 ? 'a.jsonl' : 'b.jsonl';
+        const line = k % 5 === 0 ? 400 - k : (k >> 1) + 1;
+        all.add(make(path, line, k));
+        if (some.skip('CROSSED_PAIR', { path, line })) skipped++;
+        else some.add(make(path, line, k));
+      }
+      expect(some.count('CROSSED_PAIR')).toBe(400);
+      expect(some.list()).toEqual(all.list());
+      expect(skipped).toBeGreaterThan(max === 0 ? 399 : 100);
+    }
+  });
+});
+
 describe('the finding constructor clips every string of its data', () => {
   it('a 6 000-char deny reason reaches DENIED_BUT_DELIVERED clipped, in data and message', async () => {
     const A = fixture('assay');

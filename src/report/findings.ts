@@ -206,7 +206,8 @@ function clipData<T>(v: T): T {
   if (Array.isArray(v)) return v.map(clipData) as T;
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = clipData(x);
+    const keys = Object.keys(v);
+    for (let i = 0; i < keys.length; i++) out[keys[i]!] = clipData((v as Record<string, unknown>)[keys[i]!]);
     return out as T;
   }
   return v;
@@ -304,6 +305,21 @@ export class FindingCollector {
       firstFindings(list, this.max);
       this.bound.set(f.code, list[this.max - 1]!);
     }
+  }
+
+  /**
+   * Counts a finding of `code` whose first location is `at` without it being made, when `add`
+   * would count it and keep nothing (the first `max` of its code all come before `at`); false:
+   * make it and `add` it. Lets a caller skip building findings nobody will see (a crossed pair on
+   * every other line).
+   */
+  skip(code: FindingCode, at: Loc): boolean {
+    if (this.max !== 0) {
+      const lb = this.bound.get(code)?.locations[0];
+      if (lb === undefined || (comparePaths(at.path, lb.path) || at.line - lb.line) <= 0) return false;
+    }
+    this.counts.set(code, (this.counts.get(code) ?? 0) + 1);
+    return true;
   }
 
   count(code: FindingCode): number {

@@ -11,7 +11,6 @@ import type {
   ChannelSpec,
   Confidence,
   Loc,
-  Method,
   OrphanRequestRecord,
   OrphanResponseRecord,
   PairRecord,
@@ -19,7 +18,7 @@ import type {
   ShadowPairRecord,
 } from '../model.js';
 import { latencyGroup, shownId } from '../model.js';
-import type { Finding } from '../report/findings.js';
+import type { Finding, FindingCode } from '../report/findings.js';
 import { finding } from '../report/findings.js';
 import type { ChannelSnapshot, EngineSnapshot, SnapshotOptions } from '../model/snapshot.js';
 import { LatencyHistogram } from '../stats/histogram.js';
@@ -57,6 +56,11 @@ export interface EngineSink {
   /** A scope was folded into its channel's totals (docs/design.md §8): per-scope state of its own can go too. */
   scopeFolded?(channel: string, scope: string): void;
   finding(f: Finding): void;
+  /**
+   * True when a finding of `code` whose first location is `at` is only counted (then the engine
+   * does not make it and gives it to `finding`; the sink has counted it): FindingCollector.skip.
+   */
+  skipFinding?(code: FindingCode, at: Loc): boolean;
 }
 
 export interface EngineOptions {
@@ -274,6 +278,7 @@ export class PairingEngine {
     if (req.ev.id !== null) removeWithId(open, req.ev.id, req);
     else open.noId.delete(req);
     ch.openTotal--;
+    ch.openQueue.closed(ch.openTotal);
   }
 
   private maybeDropOpen(sc: ScopeState): void {
@@ -366,6 +371,7 @@ export class PairingEngine {
     sc.counters.orphanResponses++;
     const rec: OrphanResponseRecord = { channel: ch.spec.name, scope: sc.scope, terminal: side(ev), reason };
     this.sink.orphanResponse?.(rec);
+    if (this.sink.skipFinding?.('ORPHAN_RESPONSE', ev.loc)) return;
     this.sink.finding(
       finding(
         'ORPHAN_RESPONSE',
@@ -436,7 +442,7 @@ export class PairingEngine {
         sc.counters.crossedSignature++;
         this.crossed(ch, sc, 'signature', ev, req, sigPartner);
       }
-    } else if (confidence === 'ambiguous') {
+    } else if (confidence === 'ambiguous' && !this.sink.skipFinding?.('AMBIGUOUS_PAIR', ev.loc)) {
       this.sink.finding(
         finding(
           'AMBIGUOUS_PAIR',
@@ -494,6 +500,8 @@ export class PairingEngine {
   }
 
   private crossed(ch: ChannelState, sc: ScopeState, shadow: 'fifo' | 'signature', ev: CallEvent, req: CallEvent, partner: ShadowReq | null): void {
+    // Past the findings kept, only counted: not made.
+    if (this.sink.skipFinding?.('CROSSED_PAIR', ev.loc)) return;
     const locations = [ev.loc, req.loc];
     if (partner) locations.push(partner.ev.loc);
     this.sink.finding(
@@ -521,6 +529,7 @@ export class PairingEngine {
     }
     const rec: OrphanRequestRecord = { channel: ch.spec.name, scope: sc.scope, request: side(ev), reason, ageMs, interims: req.interims };
     this.sink.orphanRequest?.(rec);
+    if (this.sink.skipFinding?.('ORPHAN_REQUEST', ev.loc)) return;
     this.sink.finding(
       finding(
         'ORPHAN_REQUEST',
@@ -578,22 +587,8 @@ function weaker(a: Confidence, b: Confidence): Confidence {
   return RANK[a] >= RANK[b] ? a : b;
 }
 
-function side(ev: CallEvent): CallSide {
-  const s: CallSide = { loc: ev.loc, time: ev.time, id: ev.id, caller: ev.caller, attrs: ev.attrs };
-  if (ev.idLabel !== undefined) s.idLabel = ev.idLabel;
-  return s;
-}
-
-function mergedSignature(spec: ChannelSpec, req: CallEvent, term: CallEvent): Record<string, string | null> | null {
-  const names = spec.signatureFields;
-  if (names.length === 0) return null;
-  const out: Record<string, string | null> = Object.create(null);
-  for (let i = 0; i < names.length; i++) out[names[i]!] = req.sig?.[i] ?? term.sig?.[i] ?? null;
-  return out;
-}
-
-/** One pair in a channel's or a scope's counters. */
-function countPair(c: Counters, method: Method, confidence: Confidence, latencyMs: number | null, at: Loc): void {
+/** One pair on a channel's or a scope's counters. */
+function countPair(c: Counters, method: PairRecord['method'], confidence: Confidence, latencyMs: number | null, at: Loc): void {
   c.pairs++;
   c.byMethod[method]++;
   c.byConfidence[confidence]++;
@@ -603,3 +598,16 @@ function countPair(c: Counters, method: Method, confidence: Confidence, latencyM
   }
 }
 
+function side(ev: CallEvent): CallSide {
+  const s: CallSide = { loc: ev.loc, time: ev.time, id: ev.id, caller: ev.caller, attrs: ev.attrs };
+  if (ev.idLabel !== undefined) s.idLabel = ev.idLabel;
+  return s;
+}
+
+function mergedSignature(spec: ChannelSpec, req: CallEvent, term: CallEvent): Record<string, string | null> | null {
+  if (spec.signatureFields.length === 0) return null;
+  const out: Record<string, string | null> = Object.create(null);
+  const names = spec.signatureFields;
+  for (let i = 0; i < names.length; i++) out[names[i]!] = req.sig?.[i] ?? term.sig?.[i] ?? null;
+  return out;
+}

@@ -70,4 +70,19 @@ describe('what the engine keeps per open request', () => {
     expect(quiet.channels.get('llm')!.counters).toMatchObject({ pairs: 1, crossedComparable: 0, crossedFifo: 0 });
     expect(heard.channels.get('llm')!.counters).toMatchObject({ pairs: 1, crossedComparable: 0, crossedFifo: 0 });
   });
+
+  it('a run of terminals keeps no closed call alive: pools and the arrival queue shrink with the open calls, not only on the next request', () => {
+    const e = new PairingEngine({ channels: [LLM], sink: { finding: () => undefined, shadowPair: () => undefined } });
+    const ev = capture('llm');
+    for (let k = 0; k < 10_000; k++) e.push(ev('request', k % 2 ? `r${k}` : null, ['p', `m${k % 3}`]));
+    // Ids close out of order; the requests without one by signature (indexing the pools).
+    for (let k = 9_999; k >= 20; k--) e.push(ev('terminal', k % 2 ? `r${k}` : null, ['p', `m${k % 3}`]));
+    const ch = e.channels.get('llm')!;
+    const open = ch.scopes.get('S')!.open!;
+    expect(open.all.size).toBe(20);
+    const held = (x: unknown) => (x as { order?: unknown[]; reqs?: unknown[] }).order?.length ?? (x as { reqs: unknown[] }).reqs.length;
+    for (const pool of [open.all, open.noId, open.fifo, open.sigShadow]) expect(held(pool)).toBeLessThan(2 * 20 + 64 + 2);
+    expect(held(ch.openQueue)).toBeLessThan(2 * 20 + 64 + 2);
+  });
 });
+

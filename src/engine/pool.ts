@@ -8,7 +8,9 @@
  * holes of deleted head entries until it is rehashed. Here both are amortised O(1) per event for a
  * channel with f signature fields (at most 2^f distinct field masks are visited per lookup):
  *
- * - arrival order is an array with lazy deletion (an entry leaves when it reaches the head);
+ * - arrival order is an array with lazy deletion (an entry leaves when it reaches the head, or when
+ *   the dead ones outnumber the live ones: every list here is compacted then, on add and on delete,
+ *   so what a pool holds is bounded by its open requests, never by the calls that came and went);
  * - a request whose known signature fields are the set M is filed, for each "shared set" Q ⊆ M a
  *   terminal has asked about, in a bucket keyed by its values on Q. A terminal with known fields T
  *   matches exactly the requests of mask M whose values on Q = M ∩ T equal its own (Q non-empty),
@@ -250,14 +252,22 @@ export class SigPool<T extends PoolEntry> {
         // Nothing of this mask is open: its buckets hold only dead entries.
         this.indexes.delete(mask);
       } else {
+        if (ml.list.length - ml.head > 2 * m + 64) {
+          ml.list = ml.list.slice(ml.head).filter((x) => (x.live & bit) !== 0);
+          ml.head = 0;
+        }
         const idx = this.indexes.get(mask);
         if (idx) {
           for (const x of idx.values()) {
             const b = x.buckets.get(keyOf(e, x.q));
-            if (b && --b.live === 0) {
+            if (!b) continue;
+            if (--b.live === 0) {
               b.q = [];
               b.head = 0;
               if (++x.empty > 1024 && x.empty * 2 > x.buckets.size) sweep(x);
+            } else if (b.q.length - b.head > 2 * b.live + 64) {
+              b.q = b.q.slice(b.head).filter((y) => (y.live & bit) !== 0);
+              b.head = 0;
             }
           }
         }
@@ -269,6 +279,10 @@ export class SigPool<T extends PoolEntry> {
       // Every mask left with its last entry, so no list or index is left: small again.
       this.small = true;
       this.indexed = false;
+    } else if (this.order.length - this.head > 2 * this.count + 64) {
+      // Closed requests are dropped once they outnumber the open ones, adds or not: a run of
+      // terminals keeps no closed call alive (amortised O(1): a pass over L entries follows L/3 deletions).
+      this.compact();
     }
     return true;
   }

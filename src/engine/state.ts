@@ -181,6 +181,11 @@ export class OpenQueue {
     if (this.length > 2 * open + 64) this.compact();
   }
 
+  /** A request closed (`open` are left): the queue is compacted once closed entries outnumber open ones. */
+  closed(open: number): void {
+    if (this.length > 2 * open + 64) this.compact();
+  }
+
   /** Removes and returns the oldest entry still open, or null. */
   shiftLive(): OpenReq | null {
     while (this.head < this.reqs.length) {

@@ -115,6 +115,7 @@ export class PairingEngine {
         counters: newCounters(),
         scopes: new Map(),
         groups: new Map(),
+        lastGroup: null,
         openTotal: 0,
         openQueue: new OpenQueue(),
         closed: new RecentKeys(this.closedWindow),
@@ -455,6 +456,12 @@ export class PairingEngine {
   }
 
   private recordGroupLatency(ch: ChannelState, groupLabel: [string | null, string | null], latencyMs: number, at: Loc): void {
+    // Most pairs fall in the group of the pair before (groups are never dropped): no key built then.
+    const last = ch.lastGroup;
+    if (last !== null && last.a === groupLabel[0] && last.b === groupLabel[1]) {
+      last.group.hist.record(latencyMs, at);
+      return;
+    }
     const key = `${groupLabel[0] ?? ''}\u0000${groupLabel[1] ?? ''}`;
     let g = ch.groups.get(key);
     if (!g) {
@@ -464,6 +471,12 @@ export class PairingEngine {
         g = ch.groups.get(OVERFLOW_GROUP);
         if (!g) ch.groups.set(OVERFLOW_GROUP, (g = { label: ['(other groups)', null], hist: new LatencyHistogram() }));
       } else ch.groups.set(key, (g = { label: groupLabel, hist: new LatencyHistogram() }));
+    }
+    if (last === null) ch.lastGroup = { a: groupLabel[0], b: groupLabel[1], group: g };
+    else {
+      last.a = groupLabel[0];
+      last.b = groupLabel[1];
+      last.group = g;
     }
     g.hist.record(latencyMs, at);
   }

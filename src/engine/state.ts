@@ -132,6 +132,12 @@ export interface ScopeState {
   idleStamp: number;
 }
 
+/** One latency group: its label parts and its histogram. */
+export interface LatencyGroupState {
+  label: [string | null, string | null];
+  hist: LatencyHistogram;
+}
+
 /** Per channel: its scopes, counters, and per-group latency. */
 export interface ChannelState {
   spec: ChannelSpec;
@@ -143,7 +149,9 @@ export interface ChannelState {
   counters: Counters;
   scopes: Map<string, ScopeState>;
   /** Latency per (provider, model) or per tool: key → histogram; label parts kept beside. */
-  groups: Map<string, { label: [string | null, string | null]; hist: LatencyHistogram }>;
+  groups: Map<string, LatencyGroupState>;
+  /** The group the last latency went to, by its two labels (groups are never dropped). */
+  lastGroup: { a: string | null; b: string | null; group: LatencyGroupState } | null;
   openTotal: number;
   /** Open requests of the channel in arrival order, so eviction takes the channel's oldest. */
   openQueue: OpenQueue;

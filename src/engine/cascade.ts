@@ -29,16 +29,18 @@ export interface CascadeConflict {
 export function cascade(open: OpenSet | null, ev: CallEvent, spec: ChannelSpec): CascadeMatch | CascadeConflict | null {
   if (!open) return null;
   if (ev.id !== null) {
-    const list = open.byId.get(ev.id);
-    if (list && list.length > 0) {
-      // A request and its terminal from one record (a whole call) pair by that record's key, which
-      // is no pairing evidence: method `record`.
-      const how = (r: OpenReq): Method => (ev.wholeRecord && r.ev.wholeRecord ? 'record' : 'id');
-      if (!spec.signatureRequired) return { taken: list[0]!, method: how(list[0]!), confidence: 'exact', candidates: 1 };
+    const held = open.byId.get(ev.id);
+    if (held !== undefined) {
+      if (!Array.isArray(held)) {
+        // A signature the channel requires must not conflict, even under an id (below).
+        if (!spec.signatureRequired || !sigConflict(ev.sig, held.sig)) return { taken: held, method: idMethod(ev, held), confidence: 'exact', candidates: 1 };
+        return { conflict: held };
+      }
+      if (!spec.signatureRequired) return { taken: held[0]!, method: idMethod(ev, held[0]!), confidence: 'exact', candidates: 1 };
       // A signature the channel requires must not conflict, even under an id: the oldest request
       // with this id whose known fields agree is taken; none agreeing is a conflict, never a pair.
-      for (const r of list) if (!sigConflict(ev.sig, r.ev.sig)) return { taken: r, method: how(r), confidence: 'exact', candidates: 1 };
-      return { conflict: list[0]! };
+      for (const r of held) if (!sigConflict(ev.sig, r.sig)) return { taken: r, method: idMethod(ev, r), confidence: 'exact', candidates: 1 };
+      return { conflict: held[0]! };
     }
   }
   const pool = ev.id !== null ? open.noId : open.all;
@@ -47,19 +49,24 @@ export function cascade(open: OpenSet | null, ev: CallEvent, spec: ChannelSpec):
   let method: Method;
   let candidates: number;
   // The pool's signature index: no scan of the open requests (src/engine/pool.ts).
-  const { first: firstMatch, count: matches } = pool.match(ev.sig);
+  const firstMatch = pool.match(ev.sig);
   if (firstMatch) {
     method = 'signature';
     taken = firstMatch;
     // Candidates of a signature pair: one, or several (counted as 2, as a stopping scan would).
-    candidates = Math.min(matches, 2);
+    candidates = Math.min(pool.matched, 2);
   } else if (!spec.signatureRequired) {
     method = 'fifo';
     taken = pool.first()!;
     candidates = pool.size;
   } else return null;
   const oldest = open.all.first()!;
-  const orderedOk = spec.ordered && taken === oldest && sigMatch(ev.sig, taken.ev.sig);
+  const orderedOk = spec.ordered && taken === oldest && sigMatch(ev.sig, taken.sig);
   const confidence: Confidence = candidates === 1 || orderedOk ? 'unambiguous' : 'ambiguous';
   return { taken, method, confidence, candidates };
+}
+
+/** A request and its terminal from one record (a whole call) pair by that record's key, which is no pairing evidence: method `record`. */
+function idMethod(ev: CallEvent, r: OpenReq): Method {
+  return ev.wholeRecord && r.ev.wholeRecord ? 'record' : 'id';
 }

@@ -24,8 +24,23 @@ import type { ChannelSnapshot, EngineSnapshot, SnapshotOptions } from '../model/
 import { LatencyHistogram } from '../stats/histogram.js';
 import { RecentKeys } from './recent.js';
 import { cascade, conflictField, type CascadeMatch } from './cascade.js';
-import { forgetInShadows, takeShadows, type ShadowTake } from './shadows.js';
-import { countersSnapshot, isEmptyOpenSet, newCounters, newOpenSet, OpenQueue, type ChannelState, type Counters, type OpenReq, type OpenSet, type ScopeState, type ShadowReq } from './state.js';
+import { forgetInShadows, NO_SHADOWS, takeShadows, type ShadowTake } from './shadows.js';
+import {
+  addWithId,
+  countersSnapshot,
+  firstWithId,
+  isEmptyOpenSet,
+  newCounters,
+  newOpenSet,
+  OpenQueue,
+  removeWithId,
+  type ChannelState,
+  type Counters,
+  type OpenReq,
+  type OpenSet,
+  type ScopeState,
+  type ShadowReq,
+} from './state.js';
 
 const SPARE_OPEN_SETS = 64;
 
@@ -95,9 +110,12 @@ export class PairingEngine {
     if (!st) {
       st = {
         spec,
+        // A channel whose terminal order is arbitrary reports no crossed pairs: only a listener reads its shadows.
+        shadows: this.sink.shadowPair !== undefined || spec.terminalOrder !== 'arbitrary',
         counters: newCounters(),
         scopes: new Map(),
         groups: new Map(),
+        lastGroup: null,
         openTotal: 0,
         openQueue: new OpenQueue(),
         closed: new RecentKeys(this.closedWindow),
@@ -185,19 +203,13 @@ export class PairingEngine {
     }
   }
 
-  private bump(ch: ChannelState, sc: ScopeState, f: (c: Counters) => void): void {
-    // Rare counters; the per-event ones are bumped in place (request, terminal, countPair).
-    f(ch.counters);
-    f(sc.counters);
-  }
-
   private request(ch: ChannelState, sc: ScopeState, ev: CallEvent): void {
     const open = (sc.open ??= this.spareOpen.pop() ?? newOpenSet());
     // Busy again: its idle-queue entry is stale until it is idle once more.
     sc.idleStamp = 0;
     const seq = ++this.seq;
-    const req: OpenReq = { seq, ev, interims: 0 };
-    // The hot counters are bumped in place (no closure per event), the channel's and the scope's alike.
+    // One object for every pool it enters (src/engine/pool.ts), the shadows' included.
+    const req: OpenReq = { seq, sig: ev.sig, live: 0, mask: undefined, full: undefined, ev, interims: 0, sc };
     const cc = ch.counters;
     const scc = sc.counters;
     cc.requests++;
@@ -207,69 +219,67 @@ export class PairingEngine {
       scc.requestsWithId++;
     }
     if (ev.id !== null) {
-      const list = open.byId.get(ev.id);
-      if (list && list.length > 0) {
+      const first = addWithId(open, ev.id, req);
+      if (first !== undefined) {
         this.sink.finding(
-          finding('DUPLICATE_ID', { channel: ch.spec.name, scope: sc.scope, locations: [list[0]!.ev.loc, ev.loc] }, { id: shownId(ev), caller: ev.caller }),
+          finding('DUPLICATE_ID', { channel: ch.spec.name, scope: sc.scope, locations: [first.ev.loc, ev.loc] }, { id: shownId(ev), caller: ev.caller }),
         );
-        this.bump(ch, sc, (c) => c.duplicateIds++);
-        list.push(req);
-      } else open.byId.set(ev.id, [req]);
-    } else open.noId.add(seq, req, ev.sig);
-    open.all.add(seq, req, ev.sig);
-    const shadow: ShadowReq = { seq, sig: ev.sig, loc: ev.loc, caller: ev.caller, ev };
-    open.fifo.add(seq, shadow, null);
-    open.sigShadow.add(seq, shadow, ev.sig);
+        cc.duplicateIds++;
+        scc.duplicateIds++;
+      }
+    } else open.noId.add(req);
+    open.all.add(req);
+    if (ch.shadows) {
+      open.fifo.add(req);
+      open.sigShadow.add(req);
+    }
     const inFlight = open.all.size;
-    if (inFlight > sc.counters.maxInFlight) sc.counters.maxInFlight = inFlight;
-    if (inFlight > ch.counters.maxInFlight) ch.counters.maxInFlight = inFlight;
+    if (inFlight > scc.maxInFlight) scc.maxInFlight = inFlight;
+    if (inFlight > cc.maxInFlight) cc.maxInFlight = inFlight;
     ch.openTotal++;
-    ch.openQueue.push(req, sc, ch.openTotal);
+    ch.openQueue.push(req, ch.openTotal);
     if (ch.openTotal > this.maxOpenCalls) this.evictOldest(ch);
   }
 
   /** Over --max-open-calls: the channel's oldest open request becomes an orphan with reason `evicted`. */
   private evictOldest(ch: ChannelState): void {
-    const first = ch.openQueue.shiftLive();
-    if (!first) return;
-    const { req, sc } = first;
+    const req = ch.openQueue.shiftLive();
+    if (!req) return;
+    const sc = req.sc;
     const open = sc.open!;
     this.removeOpen(ch, sc, req);
     // The shadows forget it too: an evicted call is gone from every view. A shadow never holds more
     // than the scope's open requests (without eviction that holds by construction), so it is trimmed
     // oldest-first when its own copy of this request was already taken.
-    forgetInShadows(open, req.seq);
+    forgetInShadows(open, req);
     this.orphanRequest(ch, sc, req, 'evicted');
     this.maybeDropOpen(sc);
     this.markIdle(ch, sc);
   }
 
   private interim(ch: ChannelState, sc: ScopeState, ev: CallEvent): void {
-    this.bump(ch, sc, (c) => c.interims++);
+    ch.counters.interims++;
+    sc.counters.interims++;
     const open = sc.open;
     let target: OpenReq | undefined;
     if (open) {
-      if (ev.id !== null) target = open.byId.get(ev.id)?.[0];
+      if (ev.id !== null) target = firstWithId(open, ev.id);
       else if (open.all.size === 1) target = open.all.first();
     }
     if (target) target.interims++;
-    else this.bump(ch, sc, (c) => c.unattributedInterims++);
+    else {
+      ch.counters.unattributedInterims++;
+      sc.counters.unattributedInterims++;
+    }
   }
 
   private removeOpen(ch: ChannelState, sc: ScopeState, req: OpenReq): void {
     const open = sc.open!;
-    open.all.delete(req.seq);
-    if (req.ev.id !== null) {
-      const list = open.byId.get(req.ev.id);
-      // Most ids are open once: their list goes without a search and a splice.
-      if (list && list.length === 1 && list[0] === req) open.byId.delete(req.ev.id);
-      else if (list) {
-        const i = list.indexOf(req);
-        if (i >= 0) list.splice(i, 1);
-        if (list.length === 0) open.byId.delete(req.ev.id);
-      }
-    } else open.noId.delete(req.seq);
+    open.all.delete(req);
+    if (req.ev.id !== null) removeWithId(open, req.ev.id, req);
+    else open.noId.delete(req);
     ch.openTotal--;
+    ch.openQueue.closed(ch.openTotal);
   }
 
   private maybeDropOpen(sc: ScopeState): void {
@@ -284,21 +294,20 @@ export class PairingEngine {
 
   /** A terminal: the shadows take their partners, then the cascade pairs it, or it is an orphan or a duplicate. */
   private terminal(ch: ChannelState, sc: ScopeState, ev: CallEvent): PairRecord | null {
-    const cc = ch.counters;
-    const scc = sc.counters;
-    cc.terminals++;
-    scc.terminals++;
+    ch.counters.terminals++;
+    sc.counters.terminals++;
     if (ev.id !== null && !ev.ownKey) {
-      cc.terminalsWithId++;
-      scc.terminalsWithId++;
+      ch.counters.terminalsWithId++;
+      sc.counters.terminalsWithId++;
     }
     if (ev.redundant) {
-      this.bump(ch, sc, (c) => c.redundant++);
+      ch.counters.redundant++;
+      sc.counters.redundant++;
       return null;
     }
     const inFlight = sc.open ? sc.open.all.size : 0;
     // Shadows first: they know no ids and see every non-redundant terminal.
-    const shadows = takeShadows(sc.open, ev);
+    const shadows = ch.shadows ? takeShadows(sc.open, ev) : NO_SHADOWS;
     const result = cascade(sc.open, ev, ch.spec);
     if (result !== null && 'conflict' in result) {
       this.conflicting(ch, sc, ev, result.conflict);
@@ -348,7 +357,8 @@ export class PairingEngine {
       // On a channel whose terminals are each an event of their own (an arrival), a reused id
       // never absorbs one: it stays an orphan response for the profile to account for.
       if (ch.spec.distinctTerminals) return this.orphanResponse(ch, sc, ev, 'id-already-closed');
-      this.bump(ch, sc, (c) => c.duplicateTerminals++);
+      ch.counters.duplicateTerminals++;
+      sc.counters.duplicateTerminals++;
       this.sink.finding(
         finding('DUPLICATE_TERMINAL', { channel: ch.spec.name, scope: sc.scope, locations: [ev.loc] }, { id: shownId(ev), caller: ev.caller }),
       );
@@ -358,9 +368,11 @@ export class PairingEngine {
   }
 
   private orphanResponse(ch: ChannelState, sc: ScopeState, ev: CallEvent, reason: OrphanResponseRecord['reason']): void {
-    this.bump(ch, sc, (c) => c.orphanResponses++);
+    ch.counters.orphanResponses++;
+    sc.counters.orphanResponses++;
     const rec: OrphanResponseRecord = { channel: ch.spec.name, scope: sc.scope, terminal: side(ev), reason };
     this.sink.orphanResponse?.(rec);
+    if (this.sink.skipFinding?.('ORPHAN_RESPONSE', ev.loc)) return;
     this.sink.finding(
       finding(
         'ORPHAN_RESPONSE',
@@ -419,19 +431,19 @@ export class PairingEngine {
       const { fifo: fifoPartner, signature: sigPartner } = shadows;
       ch.counters.crossedComparable++;
       sc.counters.crossedComparable++;
-      pair.fifoPartner = fifoPartner ? fifoPartner.loc : null;
-      pair.signaturePartner = sigPartner ? sigPartner.loc : null;
-      if (!fifoPartner || fifoPartner.seq !== taken.seq) {
+      pair.fifoPartner = fifoPartner ? fifoPartner.ev.loc : null;
+      pair.signaturePartner = sigPartner ? sigPartner.ev.loc : null;
+      if (fifoPartner !== taken) {
         ch.counters.crossedFifo++;
         sc.counters.crossedFifo++;
         this.crossed(ch, sc, 'fifo', ev, req, fifoPartner);
       }
-      if (!sigPartner || sigPartner.seq !== taken.seq) {
+      if (sigPartner !== taken) {
         ch.counters.crossedSignature++;
         sc.counters.crossedSignature++;
         this.crossed(ch, sc, 'signature', ev, req, sigPartner);
       }
-    } else if (confidence === 'ambiguous') {
+    } else if (confidence === 'ambiguous' && !this.sink.skipFinding?.('AMBIGUOUS_PAIR', ev.loc)) {
       this.sink.finding(
         finding(
           'AMBIGUOUS_PAIR',
@@ -444,6 +456,12 @@ export class PairingEngine {
   }
 
   private recordGroupLatency(ch: ChannelState, groupLabel: [string | null, string | null], latencyMs: number, at: Loc): void {
+    // Most pairs fall in the group of the pair before (groups are never dropped): no key built then.
+    const last = ch.lastGroup;
+    if (last !== null && last.a === groupLabel[0] && last.b === groupLabel[1]) {
+      last.group.hist.record(latencyMs, at);
+      return;
+    }
     const key = `${groupLabel[0] ?? ''}\u0000${groupLabel[1] ?? ''}`;
     let g = ch.groups.get(key);
     if (!g) {
@@ -454,6 +472,12 @@ export class PairingEngine {
         if (!g) ch.groups.set(OVERFLOW_GROUP, (g = { label: ['(other groups)', null], hist: new LatencyHistogram() }));
       } else ch.groups.set(key, (g = { label: groupLabel, hist: new LatencyHistogram() }));
     }
+    if (last === null) ch.lastGroup = { a: groupLabel[0], b: groupLabel[1], group: g };
+    else {
+      last.a = groupLabel[0];
+      last.b = groupLabel[1];
+      last.group = g;
+    }
     g.hist.record(latencyMs, at);
   }
 
@@ -463,9 +487,9 @@ export class PairingEngine {
     // Shadow records are kept on a channel whose terminal order is arbitrary too (compare's attribution
     // rows); its formats show no crossed counts there (ChannelSpec terminalOrder, docs/profiles.md).
     const byId = match !== null && match.method === 'id';
-    const seq = match?.taken.seq;
-    this.shadowPair(ch, sc, 'fifo', ev, shadows.fifo, shadows.fifoInFlight, byId ? shadows.fifo?.seq !== seq : null);
-    this.shadowPair(ch, sc, 'signature', ev, shadows.signature, shadows.signatureInFlight, byId ? shadows.signature?.seq !== seq : null);
+    const taken = match?.taken;
+    this.shadowPair(ch, sc, 'fifo', ev, shadows.fifo, shadows.fifoInFlight, byId ? shadows.fifo !== taken : null);
+    this.shadowPair(ch, sc, 'signature', ev, shadows.signature, shadows.signatureInFlight, byId ? shadows.signature !== taken : null);
   }
 
   private shadowPair(
@@ -492,13 +516,13 @@ export class PairingEngine {
     // Past the findings kept, only counted: not made.
     if (this.sink.skipFinding?.('CROSSED_PAIR', ev.loc)) return;
     const locations = [ev.loc, req.loc];
-    if (partner) locations.push(partner.loc);
+    if (partner) locations.push(partner.ev.loc);
     this.sink.finding(
       finding(
         'CROSSED_PAIR',
         { channel: ch.spec.name, scope: sc.scope, locations },
         // A terminal that states no caller is its true partner's (never the default of another call).
-        { shadow, terminalCaller: ev.callerUnstated ? req.caller : ev.caller, trueCaller: req.caller, shadowCaller: partner ? partner.caller : null, id: shownId(ev) },
+        { shadow, terminalCaller: ev.callerUnstated ? req.caller : ev.caller, trueCaller: req.caller, shadowCaller: partner ? partner.ev.caller : null, id: shownId(ev) },
       ),
     );
   }
@@ -510,12 +534,15 @@ export class PairingEngine {
   private orphanRequest(ch: ChannelState, sc: ScopeState, req: OpenReq, reason: 'end-of-input' | 'evicted'): void {
     const ev = req.ev;
     const ageMs = sc.lastTime !== null && ev.time !== null ? sc.lastTime - ev.time : null;
-    this.bump(ch, sc, (c) => {
-      c.orphanRequests++;
-      if (reason === 'evicted') c.evicted++;
-    });
+    ch.counters.orphanRequests++;
+    sc.counters.orphanRequests++;
+    if (reason === 'evicted') {
+      ch.counters.evicted++;
+      sc.counters.evicted++;
+    }
     const rec: OrphanRequestRecord = { channel: ch.spec.name, scope: sc.scope, request: side(ev), reason, ageMs, interims: req.interims };
     this.sink.orphanRequest?.(rec);
+    if (this.sink.skipFinding?.('ORPHAN_REQUEST', ev.loc)) return;
     this.sink.finding(
       finding(
         'ORPHAN_REQUEST',
@@ -600,4 +627,3 @@ function mergedSignature(spec: ChannelSpec, req: CallEvent, term: CallEvent): Re
   for (let i = 0; i < names.length; i++) out[names[i]!] = req.sig?.[i] ?? term.sig?.[i] ?? null;
   return out;
 }
-

@@ -137,4 +137,29 @@ describe('latency groups under hostile names', () => {
     for (const g of ch.groups.values()) total += g.hist.count;
     expect(total).toBe(n);
   });
+
+  it('each pair lands in its own group whether or not the pair before shared it, past the cap too', async () => {
+    const ev = capture();
+    const { MAX_LATENCY_GROUPS } = await import('./engine.js');
+    const { e } = engine(1_000_000);
+    let k = 0;
+    const call = (model: string, ms: number) => {
+      const req = ev('request', 'S', `r${++k}`);
+      req.time = 0;
+      req.attrs = { provider: 'p', model };
+      const term = ev('terminal', 'S', `r${k}`);
+      term.time = ms;
+      term.attrs = { provider: 'p', model };
+      e.push(req);
+      e.push(term);
+    };
+    for (const m of ['a', 'a', 'b', 'a', 'b', 'b']) call(m, m === 'a' ? 1 : 2);
+    for (let j = 0; j < MAX_LATENCY_GROUPS; j++) call(`fill${j}`, 3);
+    for (const m of ['late', 'late', 'a', 'late', 'b']) call(m, m === 'late' ? 4 : m === 'a' ? 1 : 2);
+    const groups = [...e.channels.get('llm')!.groups.values()];
+    const count = (label: string | null) => groups.find((g) => g.label[1] === label || g.label[0] === label)!.hist;
+    expect([count('a').count, count('a').max]).toEqual([4, 1]);
+    expect([count('b').count, count('b').max]).toEqual([4, 2]);
+    expect([count('(other groups)').count, count('(other groups)').min]).toEqual([2 + 3, 3]); // the last two fills and the three late ones
+  });
 });

@@ -8,7 +8,9 @@
  * holes of deleted head entries until it is rehashed. Here both are amortised O(1) per event for a
  * channel with f signature fields (at most 2^f distinct field masks are visited per lookup):
  *
- * - arrival order is an array with lazy deletion (an entry leaves when it reaches the head);
+ * - arrival order is an array with lazy deletion (an entry leaves when it reaches the head, or when
+ *   the dead ones outnumber the live ones: every list here is compacted then, on add and on delete,
+ *   so what a pool holds is bounded by its open requests, never by the calls that came and went);
  * - a request whose known signature fields are the set M is filed, for each "shared set" Q ⊆ M a
  *   terminal has asked about, in a bucket keyed by its values on Q. A terminal with known fields T
  *   matches exactly the requests of mask M whose values on Q = M ∩ T equal its own (Q non-empty),
@@ -17,6 +19,14 @@
  *   then kept up to date on every add and delete. A request is covered by at most 2^|M| such builds
  *   in its life, so a build is amortised O(1) per request too — never a pass over the whole pool,
  *   which stale requests of other masks would make O(open) per terminal.
+ * - the mask lists themselves are made only when a signature lookup first needs them (one pass over
+ *   the pool's live requests; the pool then keeps them until it is empty again). A pool no terminal
+ *   asks by signature — the requests a terminal takes by id, the FIFO shadow — is an arrival-ordered
+ *   array and a count, nothing more.
+ *
+ * Entries are shared: one object per request sits in every pool it belongs to (the engine's four,
+ * src/engine/state.ts), each pool owning one bit of its `live` field, so a request's mask and its
+ * whole-mask key are computed once, and a pool deletes by reference (no lookup by number).
  *
  * The constant 2^f is why a profile has at most MAX_SIGNATURE_FIELDS signature fields
  * (src/profiles/lang/spec.ts, docs/profiles.md).
@@ -26,24 +36,27 @@ import { sigMatch } from './signature.js';
 
 type Sig = readonly (string | null)[] | null;
 
+/** What a pool holds: one object per request, shared by every pool it is in. */
+export interface PoolEntry {
+  /** Arrival number: entries are added in increasing order. */
+  readonly seq: number;
+  readonly sig: Sig;
+  /** One bit per pool (the pool's `bit`): set while the entry is live there. */
+  live: number;
+  /** The known fields of `sig` as text (`0,2`; '' for none), made when a pool first indexes the entry. */
+  mask: string | undefined;
+  /** Its values on its whole mask, made once (the usual Q is the whole mask). */
+  full: string | undefined;
+}
+
 /**
  * A pool with at most this many live entries answers `match` by a scan of its arrival order: most
  * scopes hold a call or two at a time, and building indexes for them costs more than the scan.
  */
 const SCAN_BELOW = 16;
 
-interface Entry<T> {
-  seq: number;
-  item: T;
-  sig: Sig;
-  mask: string;
-  alive: boolean;
-  /** Its values on its whole mask, computed once (the usual Q is the whole mask). */
-  full?: string;
-}
-
 interface Bucket<T> {
-  q: Entry<T>[];
+  q: T[];
   head: number;
   live: number;
 }
@@ -51,7 +64,7 @@ interface Bucket<T> {
 /** The live requests of one mask, in arrival order (lazy deletion), and how many are live. */
 interface MaskList<T> {
   live: number;
-  list: Entry<T>[];
+  list: T[];
   head: number;
 }
 
@@ -68,17 +81,26 @@ interface QIndex<T> {
   empty: number;
 }
 
-let lastSig: Sig = null;
-let lastMask = '';
-/** The known fields of a signature, as text (memoised for the last one: a request enters three pools). */
-function maskOf(sig: Sig): string {
+/** The known fields of a signature, as text. */
+function maskText(sig: Sig): string {
   if (!sig) return '';
-  if (sig === lastSig) return lastMask;
   let m = '';
   for (let i = 0; i < sig.length; i++) if (sig[i] != null) m += m === '' ? String(i) : `,${i}`;
-  lastSig = sig;
-  lastMask = m;
   return m;
+}
+
+let lastSig: Sig = null;
+let lastMask = '';
+/** A terminal's mask (memoised for the last one: a terminal asks the shadow and the cascade). */
+function termMask(sig: Sig): string {
+  if (sig === lastSig) return lastMask;
+  lastMask = maskText(sig);
+  lastSig = sig;
+  return lastMask;
+}
+
+function maskOf(e: PoolEntry): string {
+  return (e.mask ??= maskText(e.sig));
 }
 
 const POSITIONS = new Map<string, number[]>();
@@ -125,183 +147,192 @@ function shared(mask: string, t: string): Shared {
 }
 
 /** An entry's key in the index of Q (Q ⊆ its mask). */
-function keyOf<T>(e: Entry<T>, q: readonly number[]): string {
-  if (q.length === positions(e.mask).length) return (e.full ??= project(e.sig, q));
+function keyOf(e: PoolEntry, q: readonly number[]): string {
+  if (q.length === positions(e.mask!).length) return (e.full ??= project(e.sig, q));
   return project(e.sig, q);
 }
 
-export class SigPool<T> {
-  private order: Entry<T>[] = [];
+export class SigPool<T extends PoolEntry> {
+  private order: T[] = [];
   private head = 0;
-  private readonly bySeq = new Map<number, Entry<T>>();
+  private count = 0;
   /** Live entries per signature mask (non-empty masks only: an all-unknown signature matches nothing). */
   private readonly byMask = new Map<string, MaskList<T>>();
   /** Per request mask M: its indexes, by shared set Q. */
   private readonly indexes = new Map<string, Map<string, QIndex<T>>>();
   /**
-   * Small: at most SCAN_BELOW entries, all live, in `order` alone (no Map, no mask, no index: most
-   * pools hold a call or two, and every request passes through three or four pools). The pool
-   * turns indexed when it grows past that, and small again once it is empty.
+   * Small: at most SCAN_BELOW entries, all live, in `order` alone (most pools hold a call or two).
+   * Past that the order is lazily deleted; and once a lookup by signature needs them (`indexed`),
+   * the pool keeps mask lists and indexes. Empty, it is small again.
    */
   private small = true;
+  private indexed = false;
+  /** How many entries the last `match` found. */
+  matched = 0;
+
+  /** `bit`: the bit of `PoolEntry.live` this pool owns (one per pool an entry can be in at once). */
+  constructor(private readonly bit: number = 1) {}
 
   get size(): number {
-    return this.small ? this.order.length : this.bySeq.size;
+    return this.count;
   }
 
   /** Empty, with no index or stale entry left: reusable as a new pool. */
   isPristine(): boolean {
-    return this.small ? this.order.length === 0 : this.bySeq.size === 0 && this.order.length === 0 && this.byMask.size === 0 && this.indexes.size === 0;
+    return this.count === 0 && this.small && this.order.length === 0;
   }
 
-  private smallAt(seq: number): number {
-    const o = this.order;
-    for (let i = 0; i < o.length; i++) if (o[i]!.seq === seq) return i;
-    return -1;
+  /** The entry is live in this pool. */
+  has(e: T): boolean {
+    return (e.live & this.bit) !== 0;
   }
 
-  get(seq: number): T | undefined {
-    if (this.small) {
-      const i = this.smallAt(seq);
-      return i < 0 ? undefined : this.order[i]!.item;
-    }
-    return this.bySeq.get(seq)?.item;
-  }
-
-  has(seq: number): boolean {
-    return this.small ? this.smallAt(seq) >= 0 : this.bySeq.has(seq);
-  }
-
-  add(seq: number, item: T, sig: Sig): void {
+  add(e: T): void {
+    e.live |= this.bit;
+    this.count++;
     if (this.small) {
       if (this.order.length < SCAN_BELOW) {
-        this.order.push({ seq, item, sig, mask: '', alive: true });
+        this.order.push(e);
         return;
       }
-      this.promote();
+      // Small to large: every entry of `order` is live, so it is the arrival order as it stands.
+      this.small = false;
     }
-    const e: Entry<T> = { seq, item, sig, mask: maskOf(sig), alive: true };
     this.order.push(e);
     // Entries deleted behind a long-lived oldest one are dropped once they outnumber the live ones.
-    if (this.order.length - this.head > 2 * this.bySeq.size + 64) this.compact();
-    this.bySeq.set(seq, e);
-    if (e.mask === '') return;
-    let ml = this.byMask.get(e.mask);
-    if (!ml) this.byMask.set(e.mask, (ml = { live: 0, list: [], head: 0 }));
+    if (this.order.length - this.head > 2 * this.count + 64) this.compact();
+    if (this.indexed) this.fileMask(e, true);
+  }
+
+  /** Files a live entry in its mask's list, and with `indexes`, in the indexes that mask has. */
+  private fileMask(e: T, indexes: boolean): void {
+    const mask = maskOf(e);
+    if (mask === '') return;
+    let ml = this.byMask.get(mask);
+    if (!ml) this.byMask.set(mask, (ml = { live: 0, list: [], head: 0 }));
     ml.live++;
     ml.list.push(e);
     if (ml.list.length - ml.head > 2 * ml.live + 64) {
-      ml.list = ml.list.slice(ml.head).filter((x) => x.alive);
+      const bit = this.bit;
+      ml.list = ml.list.slice(ml.head).filter((x) => (x.live & bit) !== 0);
       ml.head = 0;
     }
-    const idx = this.indexes.get(e.mask);
-    if (idx) for (const x of idx.values()) file(x, e);
+    if (!indexes) return;
+    const idx = this.indexes.get(mask);
+    if (idx) for (const x of idx.values()) file(x, e, this.bit);
   }
 
-  /** Small to indexed: the live entries get their masks and mask lists (no index exists yet). */
-  private promote(): void {
-    this.small = false;
-    const live = this.order;
-    this.order = [];
-    this.head = 0;
-    for (const e of live) {
-      e.mask = maskOf(e.sig);
-      this.order.push(e);
-      this.bySeq.set(e.seq, e);
-      if (e.mask === '') continue;
-      let ml = this.byMask.get(e.mask);
-      if (!ml) this.byMask.set(e.mask, (ml = { live: 0, list: [], head: 0 }));
-      ml.live++;
-      ml.list.push(e);
+  /** The first lookup by signature of a large pool: the live entries get their mask lists (no index exists yet). */
+  private buildMasks(): void {
+    this.indexed = true;
+    const o = this.order;
+    for (let i = this.head; i < o.length; i++) {
+      const e = o[i]!;
+      if ((e.live & this.bit) !== 0) this.fileMask(e, false);
     }
   }
 
-  delete(seq: number): boolean {
+  delete(e: T): boolean {
+    const bit = this.bit;
+    if ((e.live & bit) === 0) return false;
+    e.live &= ~bit;
+    this.count--;
     if (this.small) {
-      const i = this.smallAt(seq);
-      if (i < 0) return false;
-      this.order[i]!.alive = false;
-      if (i === 0) this.order.shift();
-      else this.order.splice(i, 1);
+      const o = this.order;
+      if (o[0] === e) o.shift();
+      else o.splice(o.indexOf(e), 1);
       return true;
     }
-    const e = this.bySeq.get(seq);
-    if (!e) return false;
-    e.alive = false;
-    this.bySeq.delete(seq);
-    if (e.mask !== '') {
-      const ml = this.byMask.get(e.mask)!;
+    if (this.indexed && e.mask !== '') {
+      const mask = e.mask!;
+      const ml = this.byMask.get(mask)!;
       const m = --ml.live;
       if (m === 0) {
-        this.byMask.delete(e.mask);
+        this.byMask.delete(mask);
         // Nothing of this mask is open: its buckets hold only dead entries.
-        this.indexes.delete(e.mask);
+        this.indexes.delete(mask);
       } else {
-        const idx = this.indexes.get(e.mask);
+        if (ml.list.length - ml.head > 2 * m + 64) {
+          ml.list = ml.list.slice(ml.head).filter((x) => (x.live & bit) !== 0);
+          ml.head = 0;
+        }
+        const idx = this.indexes.get(mask);
         if (idx) {
           for (const x of idx.values()) {
             const b = x.buckets.get(keyOf(e, x.q));
-            if (b && --b.live === 0) {
+            if (!b) continue;
+            if (--b.live === 0) {
               b.q = [];
               b.head = 0;
               if (++x.empty > 1024 && x.empty * 2 > x.buckets.size) sweep(x);
+            } else if (b.q.length - b.head > 2 * b.live + 64) {
+              b.q = b.q.slice(b.head).filter((y) => (y.live & bit) !== 0);
+              b.head = 0;
             }
           }
         }
       }
     }
-    if (this.bySeq.size === 0) {
+    if (this.count === 0) {
       this.order = [];
       this.head = 0;
       // Every mask left with its last entry, so no list or index is left: small again.
       this.small = true;
+      this.indexed = false;
+    } else if (this.order.length - this.head > 2 * this.count + 64) {
+      // Closed requests are dropped once they outnumber the open ones, adds or not: a run of
+      // terminals keeps no closed call alive (amortised O(1): a pass over L entries follows L/3 deletions).
+      this.compact();
     }
     return true;
   }
 
   /** The oldest live item. */
   first(): T | undefined {
-    const e = this.firstEntry();
-    return e?.item;
+    return this.firstEntry();
   }
 
   /** Removes and returns the oldest live item. */
   shift(): T | undefined {
     const e = this.firstEntry();
     if (!e) return undefined;
-    this.delete(e.seq);
-    return e.item;
+    this.delete(e);
+    return e;
   }
 
   /** Live items, oldest first. */
   *values(): IterableIterator<T> {
     for (let i = this.head; i < this.order.length; i++) {
       const e = this.order[i]!;
-      if (e.alive) yield e.item;
+      if ((e.live & this.bit) !== 0) yield e;
     }
   }
 
   /**
    * The oldest item whose signature matches `sig` (docs/design.md §5: every field known on both
-   * sides equal, at least one known on both), and how many match.
+   * sides equal, at least one known on both), or null; `matched` is then how many match.
    */
-  match(sig: Sig): { first: T | null; count: number } {
-    let best: Entry<T> | null = null;
+  match(sig: Sig): T | null {
+    let best: T | null = null;
     let count = 0;
-    if (!sig) return { first: null, count };
-    if (this.size <= SCAN_BELOW) {
+    this.matched = 0;
+    if (!sig || this.count === 0) return null;
+    if (this.count <= SCAN_BELOW) {
       // The same answer as the indexes (docs/design.md §5: every field known on both sides equal,
       // at least one known on both), read off the few live entries.
-      for (let i = this.head; i < this.order.length; i++) {
-        const e = this.order[i]!;
-        if (!e.alive || !sigMatch(sig, e.sig)) continue;
+      const o = this.order;
+      for (let i = this.head; i < o.length; i++) {
+        const e = o[i]!;
+        if ((e.live & this.bit) === 0 || !sigMatch(sig, e.sig)) continue;
         count++;
         if (!best || e.seq < best.seq) best = e;
       }
-      return { first: best ? best.item : null, count };
+      this.matched = count;
+      return best;
     }
-    const t = maskOf(sig);
-    if (t === '') return { first: null, count };
+    const t = termMask(sig);
+    if (t === '') return null;
+    if (!this.indexed) this.buildMasks();
     for (const mask of this.byMask.keys()) {
       const { q, qk } = shared(mask, t);
       if (q.length === 0) continue;
@@ -309,10 +340,11 @@ export class SigPool<T> {
       const b = x.buckets.get(project(sig, q));
       if (!b) continue;
       count += b.live;
-      const e = headOf(b);
+      const e = headOf(b, this.bit);
       if (e && (!best || e.seq < best.seq)) best = e;
     }
-    return { first: best ? best.item : null, count };
+    this.matched = count;
+    return best;
   }
 
   private index(mask: string, q: number[], qk: string): QIndex<T> {
@@ -325,7 +357,7 @@ export class SigPool<T> {
       const ml = this.byMask.get(mask)!;
       for (let i = ml.head; i < ml.list.length; i++) {
         const e = ml.list[i]!;
-        if (e.alive) file(x, e);
+        if ((e.live & this.bit) !== 0) file(x, e, this.bit);
       }
       byQ.set(qk, x);
     }
@@ -333,17 +365,18 @@ export class SigPool<T> {
   }
 
   private compact(): void {
-    const live: Entry<T>[] = [];
-    for (let i = this.head; i < this.order.length; i++) if (this.order[i]!.alive) live.push(this.order[i]!);
+    const live: T[] = [];
+    const o = this.order;
+    for (let i = this.head; i < o.length; i++) if ((o[i]!.live & this.bit) !== 0) live.push(o[i]!);
     this.order = live;
     this.head = 0;
   }
 
-  private firstEntry(): Entry<T> | undefined {
+  private firstEntry(): T | undefined {
     if (this.small) return this.order[0];
     while (this.head < this.order.length) {
       const e = this.order[this.head]!;
-      if (e.alive) return e;
+      if ((e.live & this.bit) !== 0) return e;
       this.head++;
       if (this.head > 64 && this.head * 2 > this.order.length) {
         this.order = this.order.slice(this.head);
@@ -354,7 +387,7 @@ export class SigPool<T> {
   }
 }
 
-function file<T>(x: QIndex<T>, e: Entry<T>): void {
+function file<T extends PoolEntry>(x: QIndex<T>, e: T, bit: number): void {
   const key = keyOf(e, x.q);
   let b = x.buckets.get(key);
   if (!b) x.buckets.set(key, (b = { q: [], head: 0, live: 0 }));
@@ -362,7 +395,7 @@ function file<T>(x: QIndex<T>, e: Entry<T>): void {
   b.q.push(e);
   b.live++;
   if (b.q.length - b.head > 2 * b.live + 64) {
-    b.q = b.q.slice(b.head).filter((x) => x.alive);
+    b.q = b.q.slice(b.head).filter((y) => (y.live & bit) !== 0);
     b.head = 0;
   }
 }
@@ -375,10 +408,10 @@ function sweep<T>(x: QIndex<T>): void {
   x.empty = 0;
 }
 
-function headOf<T>(b: Bucket<T>): Entry<T> | undefined {
+function headOf<T extends PoolEntry>(b: Bucket<T>, bit: number): T | undefined {
   while (b.head < b.q.length) {
     const e = b.q[b.head]!;
-    if (e.alive) return e;
+    if ((e.live & bit) !== 0) return e;
     b.head++;
     if (b.head > 64 && b.head * 2 > b.q.length) {
       b.q = b.q.slice(b.head);

@@ -2,10 +2,10 @@
  * The engine's own state: counters, open requests per scope, per-channel bookkeeping. Lives only
  * inside src/engine/; everything outside reads the plain-data snapshot (src/model/snapshot.ts).
  */
-import type { CallEvent, ChannelSpec, Loc } from '../model.js';
+import type { CallEvent, ChannelSpec } from '../model.js';
 import { zeroCounts, type CountersSnapshot } from '../model/snapshot.js';
 import { LatencyHistogram } from '../stats/histogram.js';
-import { SigPool } from './pool.js';
+import { SigPool, type PoolEntry } from './pool.js';
 import type { RecentKeys } from './recent.js';
 
 /** Counters of one channel or one scope. */
@@ -26,19 +26,25 @@ export function countersSnapshot(c: Counters): CountersSnapshot {
   return { ...c, byMethod: { ...c.byMethod }, byConfidence: { ...c.byConfidence }, latency: c.latency.stats() };
 }
 
-export interface OpenReq {
-  seq: number;
-  ev: CallEvent;
+/**
+ * An open request: one object in every pool it is in (src/engine/pool.ts), the FIFO and
+ * signature-FIFO shadows included, each pool owning one bit of `live`.
+ */
+export interface OpenReq extends PoolEntry {
+  readonly ev: CallEvent;
   interims: number;
+  /** Its scope (eviction takes the channel's oldest request, wherever it is). */
+  readonly sc: ScopeState;
 }
 
-export interface ShadowReq {
-  seq: number;
-  sig: readonly (string | null)[] | null;
-  loc: Loc;
-  caller: string;
-  ev: CallEvent;
-}
+/** A shadow's copy of a request is the request itself, live in the shadow's pool until the shadow takes it. */
+export type ShadowReq = OpenReq;
+
+/** The bit of `OpenReq.live` each pool of an open set owns. */
+export const IN_ALL = 1;
+export const IN_NO_ID = 2;
+export const IN_FIFO = 4;
+export const IN_SIG_SHADOW = 8;
 
 /**
  * The open requests of one scope, in order; dropped when empty so idle scopes stay small. The pools
@@ -47,13 +53,46 @@ export interface ShadowReq {
 export interface OpenSet {
   all: SigPool<OpenReq>;
   noId: SigPool<OpenReq>;
-  byId: Map<string, OpenReq[]>;
+  /** The open requests with an id: the request, or the requests oldest first when the id is open more than once. */
+  byId: Map<string, OpenReq | OpenReq[]>;
   fifo: SigPool<ShadowReq>;
   sigShadow: SigPool<ShadowReq>;
 }
 
 export function newOpenSet(): OpenSet {
-  return { all: new SigPool(), noId: new SigPool(), byId: new Map(), fifo: new SigPool(), sigShadow: new SigPool() };
+  return { all: new SigPool(IN_ALL), noId: new SigPool(IN_NO_ID), byId: new Map(), fifo: new SigPool(IN_FIFO), sigShadow: new SigPool(IN_SIG_SHADOW) };
+}
+
+/** The oldest open request with this id. */
+export function firstWithId(open: OpenSet, id: string): OpenReq | undefined {
+  const held = open.byId.get(id);
+  return held === undefined || !Array.isArray(held) ? held : held[0];
+}
+
+/** Files an open request under its id; returns the oldest request already open with it, if any. */
+export function addWithId(open: OpenSet, id: string, req: OpenReq): OpenReq | undefined {
+  const held = open.byId.get(id);
+  if (held === undefined) {
+    open.byId.set(id, req);
+    return undefined;
+  }
+  if (Array.isArray(held)) {
+    held.push(req);
+    return held[0];
+  }
+  open.byId.set(id, [held, req]);
+  return held;
+}
+
+/** The request leaves its id's entry (most ids are open once: no search, no splice). */
+export function removeWithId(open: OpenSet, id: string, req: OpenReq): void {
+  const held = open.byId.get(id);
+  if (held === req) open.byId.delete(id);
+  else if (held !== undefined && Array.isArray(held)) {
+    const i = held.indexOf(req);
+    if (i >= 0) held.splice(i, 1);
+    if (held.length === 0) open.byId.delete(id);
+  }
 }
 
 /** Holds nothing at all, not even an index or a stale entry: as good as a new one. */
@@ -70,13 +109,26 @@ export interface ScopeState {
   idleStamp: number;
 }
 
+/** One latency group: its label parts and its histogram. */
+export interface LatencyGroupState {
+  label: [string | null, string | null];
+  hist: LatencyHistogram;
+}
+
 /** Per channel: its scopes, counters, and per-group latency. */
 export interface ChannelState {
   spec: ChannelSpec;
+  /**
+   * The shadows are kept: something reads them (a shadow listener, or crossed pairs on a channel
+   * whose terminal order is evidence). Otherwise no request enters the shadow pools.
+   */
+  shadows: boolean;
   counters: Counters;
   scopes: Map<string, ScopeState>;
   /** Latency per (provider, model) or per tool: key → histogram; label parts kept beside. */
-  groups: Map<string, { label: [string | null, string | null]; hist: LatencyHistogram }>;
+  groups: Map<string, LatencyGroupState>;
+  /** The group the last latency went to, by its two labels (groups are never dropped). */
+  lastGroup: { a: string | null; b: string | null; group: LatencyGroupState } | null;
   openTotal: number;
   /** Open requests of the channel in arrival order, so eviction takes the channel's oldest. */
   openQueue: OpenQueue;
@@ -102,55 +154,49 @@ export interface ChannelState {
  * stale entries outnumber live ones, so it holds at most about twice the open requests.
  */
 export class OpenQueue {
-  // Two arrays, not an object per entry: every request passes through here.
   private reqs: Array<OpenReq | undefined> = [];
-  private scs: Array<ScopeState | undefined> = [];
   private head = 0;
 
   get length(): number {
     return this.reqs.length - this.head;
   }
 
-  push(req: OpenReq, sc: ScopeState, open: number): void {
+  push(req: OpenReq, open: number): void {
     this.reqs.push(req);
-    this.scs.push(sc);
+    if (this.length > 2 * open + 64) this.compact();
+  }
+
+  /** A request closed (`open` are left): the queue is compacted once closed entries outnumber open ones. */
+  closed(open: number): void {
     if (this.length > 2 * open + 64) this.compact();
   }
 
   /** Removes and returns the oldest entry still open, or null. */
-  shiftLive(): { req: OpenReq; sc: ScopeState } | null {
+  shiftLive(): OpenReq | null {
     while (this.head < this.reqs.length) {
       const req = this.reqs[this.head];
-      const sc = this.scs[this.head];
-      this.reqs[this.head] = undefined;
-      this.scs[this.head++] = undefined;
+      this.reqs[this.head++] = undefined;
       if (this.head > 64 && this.head * 2 > this.reqs.length) {
         this.reqs = this.reqs.slice(this.head);
-        this.scs = this.scs.slice(this.head);
         this.head = 0;
       }
-      if (req && sc && isOpen(req, sc)) return { req, sc };
+      if (req && isOpen(req)) return req;
     }
     return null;
   }
 
   private compact(): void {
     const reqs: OpenReq[] = [];
-    const scs: ScopeState[] = [];
     for (let i = this.head; i < this.reqs.length; i++) {
       const req = this.reqs[i];
-      const sc = this.scs[i];
-      if (req && sc && isOpen(req, sc)) {
-        reqs.push(req);
-        scs.push(sc);
-      }
+      if (req && isOpen(req)) reqs.push(req);
     }
     this.reqs = reqs;
-    this.scs = scs;
     this.head = 0;
   }
 }
 
-function isOpen(req: OpenReq, sc: ScopeState): boolean {
-  return sc.open?.all.get(req.seq) === req;
+/** Still open: live in its scope's pool of open requests (every request is, from its arrival until it closes). */
+function isOpen(req: OpenReq): boolean {
+  return (req.live & IN_ALL) !== 0;
 }

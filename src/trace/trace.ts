@@ -29,6 +29,8 @@ export interface TraceEvent {
   /** ISO 8601 form of `time`. */
   at: string | null;
   caller: string;
+  /** The event's own correlation id as shown (docs/pairing.md, "How ids are shown"), null when it has none shown. */
+  id: string | null;
   kind: string | null;
   status: string | null;
 }
@@ -62,7 +64,11 @@ export interface TraceCall {
   confidence: Confidence | null;
   /** The cascade step in words (which rule took the request, or why nothing could). */
   why: string;
-  /** The requests open in the scope when the terminal arrived (what the cascade chose among). */
+  /**
+   * The requests open in the scope when the terminal arrived (what the cascade chose among); empty
+   * for a whole-record call (`method` `record`), which is paired by no order: `fifo` and
+   * `signature` are null then too.
+   */
   open: TraceOpen[];
   /** Open requests beyond `open` (the list is capped). */
   openOmitted: number;
@@ -170,6 +176,7 @@ function traceEvent(ev: CallEvent | CallSide): TraceEvent {
     time: ev.time,
     at: ev.time === null ? null : new Date(ev.time).toISOString(),
     caller: ev.caller,
+    id: shownId(ev),
     kind: ev.attrs.kind ?? null,
     status: ev.attrs.status ?? null,
   };
@@ -260,6 +267,7 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
   const onShadow = (s: ShadowPairRecord): boolean => {
     const p = byTerminal.get(ek(s.terminal.loc));
     if (!p) return false;
+    if (p.call.method === 'record') return true; // one record: no order to compare (docs/trace.md)
     const sh: TraceShadow = { request: s.request ? { ...s.request.loc, caller: s.request.caller } : null, crossed: s.crossed };
     if (s.shadow === 'fifo') p.call.fifo = sh;
     else p.call.signature = sh;
@@ -328,9 +336,15 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
         call.method = p.method;
         call.confidence = p.confidence;
         call.why = whyText(p.method, p.candidates, p.confidence, specs.get(p.channel));
-        const ol = openList(openAtTerminal, rk);
-        call.open = ol.open;
-        call.openOmitted = ol.omitted;
+        if (p.method === 'record') {
+          // One record is the request and its outcome: one caller, the request's (the record states
+          // it once), and nothing open to choose among.
+          call.terminal.caller = call.request.caller;
+        } else {
+          const ol = openList(openAtTerminal, rk);
+          call.open = ol.open;
+          call.openOmitted = ol.omitted;
+        }
         keep(call, rk, ek(p.terminal.loc));
         // The engine reports the terminal's shadows and findings before its pair: attach them now.
         for (const sh of curShadows) onShadow(sh);

@@ -21,7 +21,10 @@ function shadowText(name: string, s: TraceShadow | null, call: TraceCall): strin
   if (!s) return `${name}: not known (the terminal was not seen by the shadows)`;
   if (!s.request) return `${name} would leave this terminal unpaired (nothing open)`;
   const same = call.request && s.request.path === call.request.loc.path && s.request.line === call.request.loc.line;
-  const verdict = s.crossed === true ? 'crossed: not the true request' : same ? 'the same request' : s.crossed === null ? 'no id to say which is right' : '';
+  const tid = call.terminal?.id ?? null;
+  // Not paired by id: the terminal has no id, or its id is no open request's.
+  const unknown = tid !== null ? `its id ${safeText(tid, 130)} matches no open request` : 'no id to say which is right';
+  const verdict = s.crossed === true ? 'crossed: not the true request' : same ? 'the same request' : s.crossed === null ? unknown : '';
   return `${name} would take ${loc(s.request)} (${safeText(s.request.caller, 40)})${verdict ? ` — ${verdict}` : ''}`;
 }
 
@@ -82,7 +85,8 @@ export function traceBlocks(t: TraceReport): Block[] {
             : 'Duplicate terminal: counted, never paired.';
     out.push({ kind: 'text', text: how, tone: c.outcome === 'paired' ? undefined : 'warn' });
     out.push({ kind: 'text', text: `Why: ${c.why}` });
-    if (c.terminal) {
+    if (c.method === 'record') out.push({ kind: 'text', text: 'One record: the request and its outcome are the same record (no order to pair by, no FIFO or signature-FIFO pick).' });
+    else if (c.terminal) {
       if (c.open.length > 0) {
         out.push({ kind: 'text', text: `Open in scope ${safeText(c.scope || '(none)', 80)} when the terminal arrived (oldest first):` });
         out.push({

@@ -29,6 +29,16 @@ describe('trace on a line inside a JSON document record', () => {
     expect(head.line).toMatchObject({ state: 'document', outcome: 'used', record: { line: 1 } });
   });
 
+  it('a document read element by element (over --max-line-bytes): a line inside an entry traces that entry too', async () => {
+    const small = ['--max-line-bytes', '3000'];
+    const inner = await json(['trace', `${HAR}:102`, ...small]);
+    const direct = await json(['trace', `${HAR}:101#/log/entries/1`, ...small]);
+    expect(inner.within).toEqual({ line: 101, pointer: '/log/entries/1' });
+    expect(inner.calls).toEqual(direct.calls);
+    expect(inner.calls).toHaveLength(1);
+    expect((await json(['trace', `${HAR}:3`, ...small])).line).toMatchObject({ state: 'document', record: null });
+  });
+
   it('a line inside an element of a top-level array (OpenHands) traces the element at its first line', async () => {
     const inner = await json(['trace', `${OH}:16`]);
     const direct = await json(['trace', `${OH}:15`]);

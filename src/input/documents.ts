@@ -841,7 +841,7 @@ export class DocumentReader {
     }
     this.ledger.parsed++;
     this.sp!.records++;
-    this.sink.record(value, line, null, undefined, undefined, pointer);
+    this.sink.record(value, line, null, undefined, undefined, pointer, bytes);
   }
 
   private unverified(line: number, reason: 'invalid-json' | 'truncated' | 'skeleton-over-limit', records: number): void {

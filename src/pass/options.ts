@@ -120,7 +120,8 @@ export function gateOptionsOf(g: RunReport['gate']): GateOptions {
  * What the reader did with one line of one input (`trace PATH:LINE`, docs/trace.md), filled in as
  * the pass reads it: `at`, the record that starts on the line (parsed: a line skipped without
  * JSON.parse, counted in `unparsed`, has none); `within`, the JSON document record (a top-level
- * value or array element, read whole) that starts before the line and ends on or after it.
+ * value or array element, read whole; or an element of a document read element by element) that
+ * starts before the line and ends on or after it.
  * `outcome`: `used` by a profile, `duplicate`, or `ignored` (no profile claimed it, or one ignored it).
  */
 export interface LineProbe {
@@ -132,6 +133,8 @@ export interface LineProbe {
 
 export interface ProbedRecord {
   line: number;
+  /** An element of a document read element by element: its JSON pointer. */
+  pointer?: string;
   /** The record's last line. */
   end: number;
   outcome: 'used' | 'ignored' | 'duplicate';

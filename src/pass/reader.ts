@@ -110,9 +110,9 @@ async function readOne(
   const probe = opts.lineProbe && source.path !== '-' && resolve(opts.lineProbe.path) === resolve(path) ? opts.lineProbe : null;
   const sink: LineSink = {
     record: probe
-      ? (value, line, raw, digest, doc, pointer) => {
+      ? (value, line, raw, digest, doc, pointer, element) => {
           const o = offer(value, line, raw, digest, doc, pointer);
-          if (line <= probe.line) noteProbe(probe, value, line, o, doc);
+          if (line <= probe.line) noteProbe(probe, value, line, o, doc, pointer, element);
         }
       : offer,
     malformed(line, reason, bytes) {
@@ -183,11 +183,15 @@ function makePool(opts: AnalyzeOptions, needles: readonly Buffer[], profiles: re
   });
 }
 
-/** The probed line's record (one starting on it), or the document record whose lines hold it. */
-function noteProbe(probe: LineProbe, value: unknown, line: number, outcome: RecordOutcome, doc: Buffer | undefined): void {
+/**
+ * The probed line's record (one starting on it), or the document record whose lines hold it: one
+ * read whole (`doc`), or an element of a document read element by element (`element`, `pointer`).
+ */
+function noteProbe(probe: LineProbe, value: unknown, line: number, outcome: RecordOutcome, doc: Buffer | undefined, pointer: string | undefined, element: Buffer | undefined): void {
+  const bytes = doc ?? element;
   let end = line;
-  if (doc) for (let i = doc.indexOf(10); i !== -1; i = doc.indexOf(10, i + 1)) end++;
-  const r = { line, end, outcome: outcome === 'used' || outcome === 'duplicate' ? outcome : ('ignored' as const), value };
+  if (bytes) for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) end++;
+  const r = { line, end, outcome: outcome === 'used' || outcome === 'duplicate' ? outcome : ('ignored' as const), value, ...(pointer !== undefined ? { pointer } : {}) };
   if (line === probe.line) probe.at ??= r;
-  else if (doc && end >= probe.line) probe.within = { ...r, bytes: doc };
+  else if (bytes && end >= probe.line) probe.within = { ...r, bytes };
 }

@@ -92,9 +92,10 @@ export interface TraceReport {
    * A `path:line` target inside a multi-line JSON document record that is not the record's first
    * line: the record whose lines hold it (`line`, and `pointer` for a record inside a document
    * record, e.g. `/log/entries/2`), traced as `PATH:LINE#POINTER` is; `document`: the first line of
-   * the document record. Absent otherwise.
+   * the document record (absent for an element of a document read element by element, over
+   * `--max-line-bytes`). Absent otherwise.
    */
-  within?: { line: number; pointer?: string; document: number };
+  within?: { line: number; pointer?: string; document?: number };
 }
 
 /**
@@ -458,10 +459,12 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
     if (w) {
       // A line inside a document record: the record (or the record inside it) whose lines hold it,
       // traced as its own PATH:LINE[#POINTER] is.
-      const holder = nearLine >= w.line ? nearPointers.find((p) => (p === '' ? nearLine === w.line : spans(w, p, nearLine, target.line))) : undefined;
+      // The record itself (a top-level element, or an element of a split array: its own pointer), or one inside it.
+      const own = w.pointer ?? '';
+      const holder = nearLine >= w.line ? nearPointers.find((p) => (p === own ? nearLine === w.line : w.pointer === undefined && spans(w, p, nearLine, target.line))) : undefined;
       if (holder !== undefined) {
         const inner = await trace({ ...opts, target: { kind: 'location', path: target.path, line: nearLine, ...(holder !== '' ? { pointer: holder } : {}) } });
-        return { ...inner, target, within: { line: nearLine, ...(holder !== '' ? { pointer: holder } : {}), document: w.line } };
+        return { ...inner, target, within: { line: nearLine, ...(holder !== '' ? { pointer: holder } : {}), ...(w.pointer === undefined ? { document: w.line } : {}) } };
       }
       out.line = { state: 'document', kind: recordKind(w.value), profile, outcome: w.outcome, record: { line: w.line, end: w.end } };
       return out;

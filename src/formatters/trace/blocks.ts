@@ -70,7 +70,7 @@ function lineText(target: TraceReport['target'], l: NonNullable<TraceReport['lin
 /** A line of a JSON document that holds no call: the document record it is in (or starts), or none read whole. */
 function documentText(at: string, by: string, l: NonNullable<TraceReport['line']>): string {
   const r = l.record;
-  if (!r) return `No call at ${at}: the line is part of a JSON document but in no record read whole (the document's brackets and separators, or an element of a document read element by element: trace the element's first line).`;
+  if (!r) return `No call at ${at}: the line is part of a JSON document but in none of its records (its brackets and separators, or the bytes around the elements of a document read element by element).`;
   const doc = `No call at ${at}: the line is in the JSON document record at lines ${r.line}–${r.end} (${safeText(l.kind ?? '', 120)})`;
   if (l.outcome === 'used') return `${doc}, used${by}: none of the records it holds that are calls spans the line.`;
   if (l.outcome === 'duplicate') return `${doc}, counted as a duplicate${by}.`;
@@ -82,7 +82,7 @@ export function traceBlocks(t: TraceReport): Block[] {
   if (t.within) {
     const w = t.within;
     const rec = `${loc({ path: t.target.kind === 'location' ? t.target.path : '', line: w.line, ...(w.pointer !== undefined ? { pointer: w.pointer } : {}) })}`;
-    out.push({ kind: 'text', text: `${targetText(t.target)} is inside the record at ${rec}${w.line !== w.document ? ` (in the document record that starts at line ${w.document})` : ''}: that record traced.` });
+    out.push({ kind: 'text', text: `${targetText(t.target)} is inside the record at ${rec}${w.document === undefined ? ' (an element of a document read element by element)' : w.line !== w.document ? ` (in the document record that starts at line ${w.document})` : ''}: that record traced.` });
   }
   if (t.calls.length === 0) {
     out.push({ kind: 'text', text: t.line ? lineText(t.target, t.line) : `No call found for ${targetText(t.target)} (a line of a request, interim or terminal, or a correlation id).`, tone: 'warn' });

@@ -5,12 +5,28 @@ import { runCli, writeCapture } from './helpers.js';
 const REQ = { event: 'llm:request', session_id: 's', timestamp: '2026-01-01T00:00:00Z', data: { request_id: 'a' } };
 
 describe('trace on a line with no call', () => {
-  it('a tool:pre line: read and ignored, naming its record kind and the profile', async () => {
+  it('a tool:pre line no needle is on: skipped unparsed, as the report counts it; parsed and ignored under --validate-all', async () => {
     const r = await runCli(['trace', 'fixtures/seed-trace.jsonl:8']);
-    expect(r.stdout.trim()).toBe('No call at fixtures/seed-trace.jsonl:8: the line was read and ignored by profile amplifier: its record (event "tool:pre") is no request, interim or terminal of a channel.');
+    expect(r.stdout.trim()).toBe('No call at fixtures/seed-trace.jsonl:8: no needle or kind key of profile amplifier is on the line (event "tool:pre"): skipped without JSON.parse, counted as ignored and unparsed.');
     const json = JSON.parse((await runCli(['trace', 'fixtures/seed-trace.jsonl:8', '-f', 'json'])).stdout);
     expect(json.calls).toEqual([]);
-    expect(json.line).toEqual({ state: 'read', kind: 'event "tool:pre"', profile: 'amplifier' });
+    expect(json.line).toEqual({ state: 'unparsed', kind: 'event "tool:pre"', profile: 'amplifier' });
+    const all = await runCli(['trace', 'fixtures/seed-trace.jsonl:8', '--validate-all']);
+    expect(all.stdout.trim()).toBe('No call at fixtures/seed-trace.jsonl:8: the line was parsed and ignored by profile amplifier: its record (event "tool:pre") is no request, interim or terminal of a channel.');
+    const allJson = JSON.parse((await runCli(['trace', 'fixtures/seed-trace.jsonl:8', '--validate-all', '-f', 'json'])).stdout);
+    expect(allJson.line).toEqual({ state: 'read', kind: 'event "tool:pre"', profile: 'amplifier', outcome: 'ignored' });
+  });
+
+  it('trace says unparsed exactly where the report counts unparsed (orphan-crossed.jsonl:1)', async () => {
+    const report = JSON.parse((await runCli(['analyze', 'fixtures/orphan-crossed.jsonl', '-f', 'json'])).stdout);
+    expect(report.inputs[0].unparsed).toBe(2);
+    const states: string[] = [];
+    for (let n = 1; n <= 10; n++) {
+      const t = JSON.parse((await runCli(['trace', `fixtures/orphan-crossed.jsonl:${n}`, '-f', 'json'])).stdout);
+      if (t.line) states.push(`${n}:${t.line.state}`);
+    }
+    expect(states.filter((x) => x.endsWith(':unparsed'))).toHaveLength(2);
+    expect(states).toContain('1:unparsed');
   });
 
   it('a line past the end says how many lines the file has', async () => {
@@ -23,7 +39,7 @@ describe('trace on a line with no call', () => {
     const json = JSON.parse((await runCli(['trace', `${file}:2`, '--profile', 'amplifier', '-f', 'json'])).stdout);
     expect(json.line).toEqual({ state: 'unparsed', kind: null, profile: 'amplifier' });
     const text = (await runCli(['trace', `${file}:2`, '--profile', 'amplifier'])).stdout;
-    expect(text).toContain('the line is not JSON, but no needle or kind key of profile amplifier is on it: skipped unparsed and counted as ignored (with --validate-all, a MALFORMED_LINE finding).');
+    expect(text).toContain('the line is not JSON, but no needle or kind key of profile amplifier is on it: skipped without JSON.parse, counted as ignored and unparsed (with --validate-all, a MALFORMED_LINE finding).');
     const report = JSON.parse((await runCli(['analyze', file, '--profile', 'amplifier', '-f', 'json'])).stdout);
     expect(report.findingCounts.MALFORMED_LINE).toBeUndefined();
     expect(report.inputs[0].ignored).toBe(1);
@@ -41,7 +57,7 @@ describe('trace on a line with no call', () => {
 
   it('names the --profile given when no record of the input was used (never "none")', async () => {
     const file = writeCapture(['{bad json', '{"other":1}']);
-    for (const [line, state] of [[1, 'unparsed'], [2, 'read']] as const) {
+    for (const [line, state] of [[1, 'unparsed'], [2, 'unparsed']] as const) {
       const json = JSON.parse((await runCli(['trace', `${file}:${line}`, '--profile', 'amplifier', '--allow-empty', '-f', 'json'])).stdout);
       expect(json.line).toMatchObject({ state, profile: 'amplifier' });
     }

@@ -841,7 +841,7 @@ export class DocumentReader {
     }
     this.ledger.parsed++;
     this.sp!.records++;
-    this.sink.record(value, line, null, undefined, undefined, pointer);
+    this.sink.record(value, line, null, undefined, undefined, pointer, bytes);
   }
 
   private unverified(line: number, reason: 'invalid-json' | 'truncated' | 'skeleton-over-limit', records: number): void {
@@ -902,9 +902,10 @@ type Step = { key: string } | { index: number } | { each: true } | { root: true 
  * (0 for the record's first line) of every value the path reaches, in document order, exactly as
  * the parsed value's `[]` walk yields them (a repeated key: the last one, as JSON.parse keeps).
  * `bytes` is valid JSON (it was parsed); the walk is iterative inside each value and recursive only
- * along the path (at most 64 steps), linear in the bytes.
+ * along the path (at most 64 steps), linear in the bytes. `ends`, when given, gets the line offset
+ * where each such value ends.
  */
-export function recordLines(bytes: Buffer, steps: readonly Step[]): number[] {
+export function recordLines(bytes: Buffer, steps: readonly Step[], ends?: number[]): number[] {
   const out: number[] = [];
   let pos = 0;
   let line = 0;
@@ -974,6 +975,7 @@ export function recordLines(bytes: Buffer, steps: readonly Step[]): number[] {
     if (k === steps.length) {
       out.push(line);
       skipValue();
+      ends?.push(line);
       return;
     }
     const s = steps[k]!;
@@ -1020,4 +1022,34 @@ export function recordLines(bytes: Buffer, steps: readonly Step[]): number[] {
   };
   walk(0);
   return out;
+}
+
+/**
+ * The lines (offsets from the record's first line) a JSON pointer's value spans inside one document
+ * record: `value` is the record as JSON.parse read it (it says whether each step is a key or an
+ * index), `bytes` its text. Null when the pointer leads nowhere.
+ */
+export function pointerLines(value: unknown, bytes: Buffer, pointer: string): { start: number; end: number } | null {
+  if (pointer === '') return recordSpan(bytes, []);
+  if (!pointer.startsWith('/')) return null;
+  const steps: Step[] = [];
+  let v: unknown = value;
+  for (const raw of pointer.slice(1).split('/')) {
+    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(v)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= v.length) return null;
+      steps.push({ index: Number(token) });
+      v = v[Number(token)];
+    } else if (v !== null && typeof v === 'object' && Object.prototype.hasOwnProperty.call(v, token)) {
+      steps.push({ key: token });
+      v = (v as Record<string, unknown>)[token];
+    } else return null;
+  }
+  return recordSpan(bytes, steps);
+}
+
+function recordSpan(bytes: Buffer, steps: readonly Step[]): { start: number; end: number } | null {
+  const ends: number[] = [];
+  const starts = recordLines(bytes, steps, ends);
+  return starts.length === 1 ? { start: starts[0]!, end: ends[0]! } : null;
 }

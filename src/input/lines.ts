@@ -39,9 +39,10 @@ export interface LineSink {
    * A parsed record. `raw` is the line's bytes (a view valid only during the call), or null when
    * the bytes were read elsewhere (a worker, `--jobs`); `digest` is then a SHA-256 of those bytes.
    * `doc`: a JSON document record's bytes (documents.ts), so that records inside it can be located;
-   * `pointer`: the JSON pointer of an element of a split document array (documents.ts), read on its own.
+   * `pointer`: the JSON pointer of an element of a split document array (documents.ts), read on its own;
+   * `element`: that element's bytes (where it ends: `trace PATH:LINE`), never handed to the profiles.
    */
-  record(value: unknown, line: number, raw: Buffer | null, digest?: string, doc?: Buffer, pointer?: string): void;
+  record(value: unknown, line: number, raw: Buffer | null, digest?: string, doc?: Buffer, pointer?: string, element?: Buffer): void;
   /** A malformed line (counted in the ledger). */
   malformed(line: number, reason: 'invalid-json' | 'truncated', bytes: number): void;
   oversized(line: number, bytes: number): void;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eachLocated, parsePath } from '../profiles/lang/path.js';
-import { recordLines } from './documents.js';
+import { pointerLines, recordLines } from './documents.js';
 
 const lines = (text: string, p: string) => recordLines(Buffer.from(text), parsePath(p, 'records'));
 
@@ -23,5 +23,21 @@ describe('recordLines: where each record at a records path starts', () => {
 
   it('escapes ~ and / in pointers (RFC 6901)', () => {
     expect([...eachLocated({ 'a/b': { '~c': [0] } }, parsePath(['a/b', '~c', []], 'records'))].map((x) => x.pointer)).toEqual(['/a~1b/~0c/0']);
+  });
+});
+
+describe('pointerLines: the lines a JSON pointer spans inside a document record', () => {
+  const text = '{\n  "log": {\n    "entries": [\n      {"a": 1},\n      {\n        "b": [1, {"c": 2}]\n      }\n    ],\n    "a/b": 3\n  }\n}';
+  const v = JSON.parse(text) as unknown;
+  it('gives the first and last line of the value, the pointer read as JSON.parse reads the record', () => {
+    expect(pointerLines(v, Buffer.from(text), '/log/entries/0')).toEqual({ start: 3, end: 3 });
+    expect(pointerLines(v, Buffer.from(text), '/log/entries/1')).toEqual({ start: 4, end: 6 });
+    expect(pointerLines(v, Buffer.from(text), '/log/a~1b')).toEqual({ start: 8, end: 8 });
+    expect(pointerLines(v, Buffer.from(text), '')).toEqual({ start: 0, end: 10 });
+  });
+  it('null where the pointer leads nowhere', () => {
+    expect(pointerLines(v, Buffer.from(text), '/log/entries/2')).toBeNull();
+    expect(pointerLines(v, Buffer.from(text), '/nope')).toBeNull();
+    expect(pointerLines(v, Buffer.from(text), 'log')).toBeNull();
   });
 });

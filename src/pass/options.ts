@@ -50,6 +50,8 @@ export interface AnalyzeOptions {
   onScopeFolded?: (channel: string, scope: string) => void;
   /** Every event a profile emits, just before the engine sees it (trace). */
   onEvent?: (ev: CallEvent) => void;
+  /** One line of one input the reader reports on as it reads (trace `PATH:LINE`). */
+  lineProbe?: LineProbe;
   /** Every finding as it is made, before --max-findings trims the list (trace). */
   onFinding?: (f: Finding) => void;
   /** Called after each input chunk; the pass waits for the promise it returns (backpressure for streaming listeners). */
@@ -112,4 +114,29 @@ export function gateOptionsOf(g: RunReport['gate']): GateOptions {
   if (g.maxAmbiguous !== null) o.maxAmbiguous = g.maxAmbiguous;
   if (g.minIdCoverage !== null) o.minIdCoverage = g.minIdCoverage;
   return o;
+}
+
+/**
+ * What the reader did with one line of one input (`trace PATH:LINE`, docs/trace.md), filled in as
+ * the pass reads it: `at`, the record that starts on the line (parsed: a line skipped without
+ * JSON.parse, counted in `unparsed`, has none); `within`, the JSON document record (a top-level
+ * value or array element, read whole; or an element of a document read element by element) that
+ * starts before the line and ends on or after it.
+ * `outcome`: `used` by a profile, `duplicate`, or `ignored` (no profile claimed it, or one ignored it).
+ */
+export interface LineProbe {
+  path: string;
+  line: number;
+  at?: ProbedRecord;
+  within?: ProbedRecord & { bytes: Buffer };
+}
+
+export interface ProbedRecord {
+  line: number;
+  /** An element of a document read element by element: its JSON pointer. */
+  pointer?: string;
+  /** The record's last line. */
+  end: number;
+  outcome: 'used' | 'ignored' | 'duplicate';
+  value: unknown;
 }

@@ -14,7 +14,8 @@ import type { LineSink } from '../input/lines.js';
 import { combineRules, type ClassifyRule } from '../input/classify.js';
 import type { Profile } from '../profiles/index.js';
 import type { ProfileContext, RecordHandler, RecordOutcome } from '../profiles/types.js';
-import { DEFAULT_MAX_LINE_BYTES, type AnalyzeOptions } from './options.js';
+import { resolve } from 'node:path';
+import { DEFAULT_MAX_LINE_BYTES, type AnalyzeOptions, type LineProbe } from './options.js';
 
 /** A directory entry that could not be walked: an INPUT_ERROR, before anything is read. */
 export function reportWalkErrors(walkErrors: readonly WalkError[], collector: FindingCollector): void {
@@ -76,8 +77,9 @@ async function readOne(
     for (const { h } of handlers) h.unread?.({ path, line }, reason);
   };
 
-  const sink: LineSink = {
-    record(value: unknown, line: number, raw: Buffer | null, digest?: string, doc?: Buffer, pointer?: string) {
+  /** One record offered to the handlers and counted: how it was taken. */
+  const offer = (value: unknown, line: number, raw: Buffer | null, digest?: string, doc?: Buffer, pointer?: string): RecordOutcome => {
+    {
       const loc: Loc = pointer === undefined ? { path, line } : { path, line, pointer };
       let outcome: RecordOutcome = 'unclaimed';
       let by = '';
@@ -101,7 +103,18 @@ async function readOne(
         used.set(by, (used.get(by) ?? 0) + 1);
       } else if (outcome === 'duplicate') duplicates++;
       else ignored++;
-    },
+      return outcome;
+    }
+  };
+
+  const probe = opts.lineProbe && source.path !== '-' && resolve(opts.lineProbe.path) === resolve(path) ? opts.lineProbe : null;
+  const sink: LineSink = {
+    record: probe
+      ? (value, line, raw, digest, doc, pointer, element) => {
+          const o = offer(value, line, raw, digest, doc, pointer);
+          if (line <= probe.line) noteProbe(probe, value, line, o, doc, pointer, element);
+        }
+      : offer,
     malformed(line, reason, bytes) {
       collector.add(finding('MALFORMED_LINE', { locations: [{ path, line }] }, { reason, bytes }));
       unread(line, reason);
@@ -168,4 +181,17 @@ function makePool(opts: AnalyzeOptions, needles: readonly Buffer[], profiles: re
     validateAll: opts.validateAll ?? false,
     maxLineBytes: opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
   });
+}
+
+/**
+ * The probed line's record (one starting on it), or the document record whose lines hold it: one
+ * read whole (`doc`), or an element of a document read element by element (`element`, `pointer`).
+ */
+function noteProbe(probe: LineProbe, value: unknown, line: number, outcome: RecordOutcome, doc: Buffer | undefined, pointer: string | undefined, element: Buffer | undefined): void {
+  const bytes = doc ?? element;
+  let end = line;
+  if (bytes) for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) end++;
+  const r = { line, end, outcome: outcome === 'used' || outcome === 'duplicate' ? outcome : ('ignored' as const), value, ...(pointer !== undefined ? { pointer } : {}) };
+  if (line === probe.line) probe.at ??= r;
+  else if (bytes && end >= probe.line) probe.within = { ...r, bytes };
 }

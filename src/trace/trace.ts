@@ -13,6 +13,8 @@ import { findingMessage } from '../report/messages.js';
 import { checkCorrelationId } from '../profiles/ids.js';
 import { InputUsageError } from '../input/sources.js';
 import { VERSION } from '../version.js';
+import { pointerLines } from '../input/documents.js';
+import type { LineProbe, ProbedRecord } from '../pass/options.js';
 
 export const TRACE_SCHEMA = 'callpair.trace.v1';
 
@@ -29,6 +31,8 @@ export interface TraceEvent {
   /** ISO 8601 form of `time`. */
   at: string | null;
   caller: string;
+  /** The event's own correlation id as shown (docs/pairing.md, "How ids are shown"), null when it has none shown. */
+  id: string | null;
   kind: string | null;
   status: string | null;
 }
@@ -62,7 +66,11 @@ export interface TraceCall {
   confidence: Confidence | null;
   /** The cascade step in words (which rule took the request, or why nothing could). */
   why: string;
-  /** The requests open in the scope when the terminal arrived (what the cascade chose among). */
+  /**
+   * The requests open in the scope when the terminal arrived (what the cascade chose among); empty
+   * for a whole-record call (`method` `record`), which is paired by no order: `fifo` and
+   * `signature` are null then too.
+   */
   open: TraceOpen[];
   /** Open requests beyond `open` (the list is capped). */
   openOmitted: number;
@@ -80,25 +88,40 @@ export interface TraceReport {
   callsOmitted: number;
   /** A `path:line` target no call holds: what that line is (absent when a call was found, or the target is an id). */
   line?: TraceLine;
+  /**
+   * A `path:line` target inside a multi-line JSON document record that is not the record's first
+   * line: the record whose lines hold it (`line`, and `pointer` for a record inside a document
+   * record, e.g. `/log/entries/2`), traced as `PATH:LINE#POINTER` is; `document`: the first line of
+   * the document record (absent for an element of a document read element by element, over
+   * `--max-line-bytes`). Absent otherwise.
+   */
+  within?: { line: number; pointer?: string; document?: number };
 }
 
 /**
- * What a traced line is when it holds no call event, as the pass read it: `read` (a record the
- * profiles read and ignored: `kind` names it, e.g. `event "tool:pre"`), `blank`, `malformed` (the
- * pass reported it: `reason` is the MALFORMED_LINE reason, or `oversized`), `unparsed` (not JSON,
- * but no profile's needle or kind key is on it: skipped without JSON.parse and counted as ignored;
- * `--validate-all` reports it as MALFORMED_LINE), or `absent`
- * (the file has fewer lines; `lines` says how many). `profile`: the profile(s) that read the input,
- * or the `--profile` given when none used a record of it. `pointer`: a `PATH:LINE#POINTER` target
- * whose line holds call events at other pointers only (`pointers`: the first 20 of them).
+ * What a traced line is when it holds no call event, as the pass read it (the report's counts):
+ * `read` (a record parsed and read by the profiles, no call: `kind` names it, e.g. `event
+ * "tool:pre"`; `outcome` `ignored`, counted in `ignored`, or `used`/`duplicate`), `blank`,
+ * `malformed` (the pass reported it: `reason` is the MALFORMED_LINE reason, or `oversized`),
+ * `unparsed` (no profile's needle or kind key is on it: skipped without JSON.parse, counted in
+ * `ignored` and `unparsed`; `kind` names it when it is JSON, null when not: `--validate-all`
+ * reports that as MALFORMED_LINE), `document` (a line of a JSON document that holds no call: `record`,
+ * the document record whose lines hold it or that starts on it, with its `outcome`; null when the
+ * line is in no record read whole: the document's brackets and separators, or a line inside an
+ * element of a document read element by element), or `absent` (the file has fewer lines; `lines`
+ * says how many). `profile`: the profile(s) that read the input, or the `--profile` given when none
+ * used a record of it. `pointer`: a `PATH:LINE#POINTER` target whose line holds call events at
+ * other pointers only (`pointers`: the first 20 of them).
  */
 export interface TraceLine {
-  state: 'read' | 'blank' | 'malformed' | 'unparsed' | 'absent' | 'pointer';
+  state: 'read' | 'blank' | 'malformed' | 'unparsed' | 'document' | 'absent' | 'pointer';
   kind: string | null;
   profile: string | null;
+  outcome?: ProbedRecord['outcome'];
   reason?: string;
   lines?: number;
   pointers?: string[];
+  record?: { line: number; end: number } | null;
 }
 
 export interface TraceOptions extends AnalyzeOptions {
@@ -170,6 +193,7 @@ function traceEvent(ev: CallEvent | CallSide): TraceEvent {
     time: ev.time,
     at: ev.time === null ? null : new Date(ev.time).toISOString(),
     caller: ev.caller,
+    id: shownId(ev),
     kind: ev.attrs.kind ?? null,
     status: ev.attrs.status ?? null,
   };
@@ -260,6 +284,7 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
   const onShadow = (s: ShadowPairRecord): boolean => {
     const p = byTerminal.get(ek(s.terminal.loc));
     if (!p) return false;
+    if (p.call.method === 'record') return true; // one record: no order to compare (docs/trace.md)
     const sh: TraceShadow = { request: s.request ? { ...s.request.loc, caller: s.request.caller } : null, crossed: s.crossed };
     if (s.shadow === 'fifo') p.call.fifo = sh;
     else p.call.signature = sh;
@@ -279,14 +304,32 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
 
   let lineReason: string | null = null;
   const otherPointers: string[] = [];
+  const probe: LineProbe | undefined = target.kind === 'location' && targetPointer === undefined ? { path: target.path, line: target.line } : undefined;
+  // The records of the target's file that start last at or before its line (a line inside one: docs/trace.md).
+  let nearLine = -1;
+  const nearPointers: string[] = [];
+  const inTarget = new Map<string, boolean>();
   const report = await analyze({
     ...opts,
+    lineProbe: probe,
     onChannels: (s) => {
       for (const [n, sp] of s) specs.set(n, sp);
       opts.onChannels?.(s);
     },
     onEvent: (ev) => {
       ek(ev.loc); // known from now on: findings that name this event find it by identity
+      if (probe && ev.loc.line <= probe.line && ev.loc.line >= nearLine) {
+        let same = inTarget.get(ev.loc.path);
+        if (same === undefined) inTarget.set(ev.loc.path, (same = path.resolve(ev.loc.path) === path.resolve(probe.path)));
+        if (same) {
+          if (ev.loc.line > nearLine) {
+            nearLine = ev.loc.line;
+            nearPointers.length = 0;
+          }
+          const p = ev.loc.pointer ?? '';
+          if (!nearPointers.includes(p) && nearPointers.length < MAX_OPEN_LISTED) nearPointers.push(p);
+        }
+      }
       if (targetPointer !== undefined && ev.loc.pointer !== undefined && key(ev.loc) === targetKey && otherPointers.length < MAX_OPEN_LISTED && !otherPointers.includes(ev.loc.pointer))
         otherPointers.push(ev.loc.pointer);
       const sk = scopeKey(ev.channel, ev.scope);
@@ -328,9 +371,15 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
         call.method = p.method;
         call.confidence = p.confidence;
         call.why = whyText(p.method, p.candidates, p.confidence, specs.get(p.channel));
-        const ol = openList(openAtTerminal, rk);
-        call.open = ol.open;
-        call.openOmitted = ol.omitted;
+        if (p.method === 'record') {
+          // One record is the request and its outcome: one caller, the request's (the record states
+          // it once), and nothing open to choose among.
+          call.terminal.caller = call.request.caller;
+        } else {
+          const ol = openList(openAtTerminal, rk);
+          call.open = ol.open;
+          call.openOmitted = ol.omitted;
+        }
         keep(call, rk, ek(p.terminal.loc));
         // The engine reports the terminal's shadows and findings before its pair: attach them now.
         for (const sh of curShadows) onShadow(sh);
@@ -406,10 +455,33 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
   if (target.kind === 'location' && calls.length === 0) {
     const input = report.inputs.find((i) => path.resolve(i.path) === path.resolve(target.path));
     const profile = input && input.profile !== 'none' ? input.profile : report.run.profile;
-    const line = otherPointers.length > 0 ? { state: 'pointer' as const, kind: null, profile, pointers: otherPointers } : await describeLine(target.path, target.line, profile, lineReason);
+    const w = probe?.at ? undefined : probe?.within;
+    if (w) {
+      // A line inside a document record: the record (or the record inside it) whose lines hold it,
+      // traced as its own PATH:LINE[#POINTER] is.
+      // The record itself (a top-level element, or an element of a split array: its own pointer), or one inside it.
+      const own = w.pointer ?? '';
+      const holder = nearLine >= w.line ? nearPointers.find((p) => (p === own ? nearLine === w.line : w.pointer === undefined && spans(w, p, nearLine, target.line))) : undefined;
+      if (holder !== undefined) {
+        const inner = await trace({ ...opts, target: { kind: 'location', path: target.path, line: nearLine, ...(holder !== '' ? { pointer: holder } : {}) } });
+        return { ...inner, target, within: { line: nearLine, ...(holder !== '' ? { pointer: holder } : {}), ...(w.pointer === undefined ? { document: w.line } : {}) } };
+      }
+      out.line = { state: 'document', kind: recordKind(w.value), profile, outcome: w.outcome, record: { line: w.line, end: w.end } };
+      return out;
+    }
+    const line =
+      otherPointers.length > 0
+        ? { state: 'pointer' as const, kind: null, profile, pointers: otherPointers }
+        : await describeLine(target.path, target.line, profile, lineReason, probe?.at ?? null, input?.format ?? 'jsonl');
     if (line) out.line = line;
   }
   return out;
+}
+
+/** Whether the record at `pointer` inside document record `w` starts on line `start` and reaches `line`. */
+function spans(w: ProbedRecord & { bytes: Buffer }, pointer: string, start: number, line: number): boolean {
+  const s = pointerLines(w.value, w.bytes, pointer);
+  return s !== null && w.line + s.start === start && w.line + s.end >= line;
 }
 
 /** A record's kind in a few words: the field a profile would have classified it by. */
@@ -426,9 +498,11 @@ function recordKind(v: unknown): string {
 
 /**
  * Reads line `n` of a plain or gzip file (stdin and unreadable files: null). `reason`: what the
- * pass reported of that line (a MALFORMED_LINE reason, or `oversized`), null when nothing.
+ * pass reported of that line (a MALFORMED_LINE reason, or `oversized`), null when nothing; `at`:
+ * the record the pass parsed starting on it, null when none (a JSONL line then was skipped
+ * without JSON.parse: `unparsed`); `format`: the input's.
  */
-async function describeLine(file: string, n: number, profile: string, reason: string | null): Promise<TraceLine | null> {
+async function describeLine(file: string, n: number, profile: string, reason: string | null, at: ProbedRecord | null, format: 'jsonl' | 'json'): Promise<TraceLine | null> {
   if (file === '-') return null;
   try {
     const { createReadStream } = await import('node:fs');
@@ -443,14 +517,20 @@ async function describeLine(file: string, n: number, profile: string, reason: st
         if (i === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a BOM, dropped as the reader does
         if (text.trim() === '') return { state: 'blank', kind: null, profile };
         let value: unknown;
+        let json = true;
         try {
           value = JSON.parse(text);
         } catch {
-          return reason !== null ? { state: 'malformed', kind: null, profile, reason } : { state: 'unparsed', kind: null, profile };
+          json = false;
         }
-        if (reason !== null) return { state: 'malformed', kind: recordKind(value), profile, reason };
-        // JSON, parsed or not: the profiles' reading of it is JSON.parse's (docs/inputs.md).
-        return { state: 'read', kind: recordKind(value), profile };
+        if (reason !== null) return { state: 'malformed', kind: json ? recordKind(value) : null, profile, reason };
+        // A document record starting on this line that spans lines (or that a profile used: its
+        // calls are at other lines), or a line of a document in no record read whole.
+        if (at && (at.end > at.line || at.outcome === 'used')) return { state: 'document', kind: recordKind(at.value), profile, outcome: at.outcome, record: { line: at.line, end: at.end } };
+        if (!at && format === 'json') return { state: 'document', kind: null, profile, record: null };
+        // Parsed: the profiles read it (JSON.parse's reading, docs/inputs.md); else skipped unparsed.
+        if (at) return { state: 'read', kind: recordKind(json ? value : at.value), profile, outcome: at.outcome };
+        return { state: 'unparsed', kind: json ? recordKind(value) : null, profile };
       }
     } finally {
       rl.close();

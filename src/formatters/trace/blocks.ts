@@ -21,7 +21,10 @@ function shadowText(name: string, s: TraceShadow | null, call: TraceCall): strin
   if (!s) return `${name}: not known (the terminal was not seen by the shadows)`;
   if (!s.request) return `${name} would leave this terminal unpaired (nothing open)`;
   const same = call.request && s.request.path === call.request.loc.path && s.request.line === call.request.loc.line;
-  const verdict = s.crossed === true ? 'crossed: not the true request' : same ? 'the same request' : s.crossed === null ? 'no id to say which is right' : '';
+  const tid = call.terminal?.id ?? null;
+  // Not paired by id: the terminal has no id, or its id is no open request's.
+  const unknown = tid !== null ? `its id ${safeText(tid, 130)} matches no open request` : 'no id to say which is right';
+  const verdict = s.crossed === true ? 'crossed: not the true request' : same ? 'the same request' : s.crossed === null ? unknown : '';
   return `${name} would take ${loc(s.request)} (${safeText(s.request.caller, 40)})${verdict ? ` — ${verdict}` : ''}`;
 }
 
@@ -42,7 +45,11 @@ function lineText(target: TraceReport['target'], l: NonNullable<TraceReport['lin
   const by = l.profile ? ` by profile ${safeText(l.profile, 60)}` : '';
   switch (l.state) {
     case 'read':
-      return `No call at ${at}: the line was read and ignored${by}: its record (${safeText(l.kind ?? '', 120)}) is no request, interim or terminal of a channel.`;
+      return l.outcome === undefined || l.outcome === 'ignored'
+        ? `No call at ${at}: the line was parsed and ignored${by}: its record (${safeText(l.kind ?? '', 120)}) is no request, interim or terminal of a channel.`
+        : `No call at ${at}: the line's record (${safeText(l.kind ?? '', 120)}) was ${l.outcome === 'used' ? 'used' : 'counted as a duplicate'}${by}, but no call event is at it.`;
+    case 'document':
+      return documentText(at, by, l);
     case 'blank':
       return `No call at ${at}: the line is blank.`;
     case 'malformed':
@@ -50,7 +57,9 @@ function lineText(target: TraceReport['target'], l: NonNullable<TraceReport['lin
         ? `No call at ${at}: the line is over --max-line-bytes (an OVERSIZED_LINE finding), skipped.`
         : `No call at ${at}: ${malformedText(l)} (a MALFORMED_LINE finding, ${safeText(l.reason ?? 'invalid-json', 40)}).`;
     case 'unparsed':
-      return `No call at ${at}: the line is not JSON, but no needle or kind key of profile ${safeText(l.profile ?? '', 60)} is on it: skipped unparsed and counted as ignored (with --validate-all, a MALFORMED_LINE finding).`;
+      return l.kind
+        ? `No call at ${at}: no needle or kind key of profile ${safeText(l.profile ?? '', 60)} is on the line (${safeText(l.kind, 120)}): skipped without JSON.parse, counted as ignored and unparsed.`
+        : `No call at ${at}: the line is not JSON, but no needle or kind key of profile ${safeText(l.profile ?? '', 60)} is on it: skipped without JSON.parse, counted as ignored and unparsed (with --validate-all, a MALFORMED_LINE finding).`;
     case 'absent':
       return `No call at ${at}: the file has ${l.lines ?? 0} line(s).`;
     case 'pointer':
@@ -58,8 +67,23 @@ function lineText(target: TraceReport['target'], l: NonNullable<TraceReport['lin
   }
 }
 
+/** A line of a JSON document that holds no call: the document record it is in (or starts), or none read whole. */
+function documentText(at: string, by: string, l: NonNullable<TraceReport['line']>): string {
+  const r = l.record;
+  if (!r) return `No call at ${at}: the line is part of a JSON document but in none of its records (its brackets and separators, or the bytes around the elements of a document read element by element).`;
+  const doc = `No call at ${at}: the line is in the JSON document record at lines ${r.line}–${r.end} (${safeText(l.kind ?? '', 120)})`;
+  if (l.outcome === 'used') return `${doc}, used${by}: none of the records it holds that are calls spans the line.`;
+  if (l.outcome === 'duplicate') return `${doc}, counted as a duplicate${by}.`;
+  return `${doc}, parsed and ignored${by}: it is no request, interim or terminal of a channel.`;
+}
+
 export function traceBlocks(t: TraceReport): Block[] {
   const out: Block[] = [];
+  if (t.within) {
+    const w = t.within;
+    const rec = `${loc({ path: t.target.kind === 'location' ? t.target.path : '', line: w.line, ...(w.pointer !== undefined ? { pointer: w.pointer } : {}) })}`;
+    out.push({ kind: 'text', text: `${targetText(t.target)} is inside the record at ${rec}${w.document === undefined ? ' (an element of a document read element by element)' : w.line !== w.document ? ` (in the document record that starts at line ${w.document})` : ''}: that record traced.` });
+  }
   if (t.calls.length === 0) {
     out.push({ kind: 'text', text: t.line ? lineText(t.target, t.line) : `No call found for ${targetText(t.target)} (a line of a request, interim or terminal, or a correlation id).`, tone: 'warn' });
     return out;
@@ -82,7 +106,8 @@ export function traceBlocks(t: TraceReport): Block[] {
             : 'Duplicate terminal: counted, never paired.';
     out.push({ kind: 'text', text: how, tone: c.outcome === 'paired' ? undefined : 'warn' });
     out.push({ kind: 'text', text: `Why: ${c.why}` });
-    if (c.terminal) {
+    if (c.method === 'record') out.push({ kind: 'text', text: 'One record: the request and its outcome are the same record (no order to pair by, no FIFO or signature-FIFO pick).' });
+    else if (c.terminal) {
       if (c.open.length > 0) {
         out.push({ kind: 'text', text: `Open in scope ${safeText(c.scope || '(none)', 80)} when the terminal arrived (oldest first):` });
         out.push({

@@ -20,11 +20,18 @@ export function checkShape(shape, written, bin = path.join(ROOT, 'dist', 'cli', 
   if (!PEERS[family]) return null;
   const cp = spawnSync(process.execPath, [bin, 'analyze', '--format', 'json', '--max-findings', '0', ...written.args], { encoding: 'utf8', maxBuffer: 1 << 30 });
   if (cp.status !== 0 && cp.status !== 1) throw new Error(`callpair exited ${cp.status} on ${shape}: ${cp.stderr.slice(0, 300)}`);
+  const callpair = reportCounts(family, JSON.parse(cp.stdout));
+  const python = peerCounts(shape, written);
+  return { shape, callpair, python, same: JSON.stringify(callpair) === JSON.stringify(python) };
+}
+
+/** The counts of the shape family's Python loop on one written shape (null when it has none). */
+export function peerCounts(shape, written) {
+  const family = SHAPES[shape].family;
+  if (!PEERS[family]) return null;
   const py = spawnSync('python3', [path.join(ROOT, 'bench', 'peers', PEERS[family]), ...written.args], { encoding: 'utf8', maxBuffer: 1 << 30 });
   if (py.status !== 0) throw new Error(`${PEERS[family]} exited ${py.status} on ${shape}: ${py.stderr.slice(0, 300)}`);
-  const callpair = reportCounts(family, JSON.parse(cp.stdout));
-  const python = JSON.parse(py.stdout);
-  return { shape, callpair, python, same: JSON.stringify(callpair) === JSON.stringify(python) };
+  return JSON.parse(py.stdout);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

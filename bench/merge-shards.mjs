@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
  * Makes N shard reports for measuring `callpair merge` (docs/scale-out.md):
- *   node bench/merge-shards.mjs DIR [N=10000]
+ *   node bench/merge-shards.mjs DIR [N=10000] [MAX_FINDINGS=1000]
  *   /usr/bin/time -v node dist/cli/main.js merge DIR/*.json -o merged.json
  * Twenty real reports (analyze of generated captures, a few sessions each, with orphans, crossed
  * pairs and latencies) are cloned with distinct paths and session names, so the shards are
- * scope-disjoint like a real sharded run.
+ * scope-disjoint like a real sharded run. MAX_FINDINGS is each shard's `--max-findings`: the findings
+ * listed are most of a report's bytes (~80 of its 88 KB), the scopes and inputs merge whatever it is.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,7 @@ import { safeJson } from '../dist/formatters/json.js';
 
 const dir = process.argv[2];
 const n = Number(process.argv[3] ?? 10_000);
+const maxFindings = Number(process.argv[4] ?? 1000);
 if (!dir) {
   console.error('usage: node bench/merge-shards.mjs DIR [N]');
   process.exit(2);
@@ -49,7 +51,7 @@ const templates = [];
 for (let k = 0; k < 20; k++) {
   const file = path.join(dir, `tmpl-${k}.jsonl`);
   writeFileSync(file, generateCapture(3, 1000 + k));
-  const r = await analyze({ inputs: [file] });
+  const r = await analyze({ inputs: [file], maxFindings });
   templates.push({ text: safeJson(r), file });
 }
 for (let i = 0; i < n; i++) {

@@ -14,11 +14,21 @@ import { ROOT, tmpDir } from './helpers.js';
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
+/** One `npm pack` for the tests below: the tarball, and the files it holds (its --json listing). */
+let packed: { dir: string; files: string[] } | undefined;
+function pack(): { dir: string; files: string[] } {
+  if (!packed) {
+    const dir = tmpDir();
+    // dist/ is built by `npm test` (and `npm run build`); --ignore-scripts skips a second build.
+    const out = execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    packed = { dir, files: (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path) };
+  }
+  return packed;
+}
+
 describe('the packed package', () => {
   it('installs into an empty project and `npx callpair analyze` runs there', { timeout: 180_000 }, () => {
-    const packDir = tmpDir();
-    // dist/ is built by `npm test` (and `npm run build`); --ignore-scripts skips a second build.
-    execFileSync(npm, ['pack', '--ignore-scripts', '--pack-destination', packDir], { cwd: ROOT, stdio: 'pipe' });
+    const packDir = pack().dir;
     const tgz = readdirSync(packDir).find((f) => f.endsWith('.tgz'));
     expect(tgz).toBeDefined();
 
@@ -42,8 +52,7 @@ describe('the packed package', () => {
 
 describe('the package contents', () => {
   it('ships no source map (src/ is not in the package, so a map would point nowhere)', () => {
-    const out = execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    const files = (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
+    const files = pack().files;
     expect(files).toContain('dist/index.js');
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(files.filter((f) => f.startsWith('dist/') && f.endsWith('.js') && readFileSync(path.join(ROOT, f), 'utf8').includes('sourceMappingURL'))).toEqual([]);

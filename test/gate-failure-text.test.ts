@@ -11,6 +11,7 @@ import { analyze } from '../src/analyze.js';
 import { renderGithub } from '../src/formatters/github.js';
 import { renderJunit } from '../src/formatters/junit.js';
 import { renderMarkdown } from '../src/formatters/markdown.js';
+import { table } from '../src/formatters/table.js';
 import { fixture, tmpDir, writeCapture } from './helpers.js';
 
 /** A workflow command as the runner reads it (the escapes of @actions/core's command.ts undone). */
@@ -53,6 +54,14 @@ describe('a failed gate check names the failure', () => {
     expect(md).toContain('| `max-orphan-requests` | orphan requests over limit | 1 | ≤ 0 | ❌ fail |');
     expect(md).toContain('| `error-findings` | no error-severity findings | 0 | ≤ 0 | ✅ pass |');
     expect(md).not.toContain('within limit');
+  });
+
+  it('the table: a line per failed check under the gate line', async () => {
+    const { Chalk } = await import('chalk');
+    const text = table.render(await run(), { chalk: new Chalk({ level: 0 }), cwd: process.cwd() });
+    const lines = text.trimEnd().split('\n');
+    expect(lines.slice(-2)).toEqual(['  ✗ FIFO crossed rate over limit: 0.666667 > 0.1', '  ✗ orphan requests over limit: 1 > 0']);
+    expect(text).not.toContain('within limit');
   });
 
   it('a check that cannot be evaluated says so', async () => {

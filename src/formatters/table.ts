@@ -11,7 +11,7 @@ import { bySeverity, FINDING_CODES, isFindingCode } from '../report/findings.js'
 import type { Formatter } from './types.js';
 import { loc, messageText, safeText } from './safe.js';
 import { assaySection } from './table-assay.js';
-import { gateVerdict } from './gate-text.js';
+import { checkFailure, gateVerdict } from './gate-text.js';
 import { deliveryAudit, deliveryLine } from './delivery-verdict.js';
 import { failureText } from './failure.js';
 import { crossedByBaseline, type ColumnFit, fittedTable, fitText, hiddenNote, beforeEndText, idCoverageText, msText, num, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
@@ -241,6 +241,8 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
   }
   const gateLine = g.passed ? chalk.green(gateVerdict(g)) : chalk.red(gateVerdict(g));
   out.push('', gateLine);
+  // Each failed check in words: what failed, as JUnit, GitHub and Markdown say it (gate-text.ts).
+  for (const c of g.checks) if (!c.passed) out.push(chalk.red(`  ✗ ${checkFailure(c)}`));
   return fitText(out.join('\n'), width) + '\n';
 }
 

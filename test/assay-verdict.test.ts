@@ -107,11 +107,23 @@ describe('the delivery audit verdict line', () => {
     ]);
   });
 
-  it('with no upstream log: not evaluated', async () => {
-    const v = await views({ inputs: [fixture('assay/contract.v0.ndjson')] });
-    expect(v.table).toContain('delivery audit: not evaluated (no --upstream log)');
-    expect(verdictAnnotation(v.github).map((a) => [a.level, a.message])).toEqual([['notice', 'delivery audit: not evaluated (no --upstream log)']]);
-    expect(junitVerdicts(v.junit)).toEqual(['delivery audit: not evaluated (no --upstream log)']);
+  it('with no upstream log: not evaluated, a warning in every view naming the missing --upstream; the gate passes', async () => {
+    const line = 'delivery audit: not evaluated — no --upstream log: decision records and a caller log cannot show what reached the upstream';
+    for (const opts of [{ inputs: [fixture('assay/contract.v0.ndjson')] }, { inputs: [fixture('assay/run-ids.decisions.ndjson')], caller: [fixture('assay/run-ids.caller.jsonl')] }]) {
+      const v = await views(opts);
+      expect(v.report.gate.passed).toBe(true);
+      expect(v.table.split('\n')).toContain(`warning: ${line}`);
+      expect(v.markdown.replace(/\\_/g, '_').replace(/\\-/g, '-').split('\n')).toContain(`⚠️ warning: ${line}`);
+      expect(verdictAnnotation(v.github).map((a) => [a.level, a.message])).toEqual([['warning', line]]);
+      expect(new Set(junitVerdicts(v.junit))).toEqual(new Set([line]));
+    }
+  });
+
+  it('decisions and a caller log without --upstream, -f github: a ::warning annotation, exit 0', async () => {
+    const r = await runCli(['analyze', fixture('assay/run-ids.decisions.ndjson'), '--caller', fixture('assay/run-ids.caller.jsonl'), '-f', 'github']);
+    expect(r.code).toBe(0);
+    expect(verdictAnnotation(r.stdout).map((a) => a.level)).toEqual(['warning']);
+    expect(r.stdout).not.toMatch(/^::notice title=callpair delivery audit/m);
   });
 
   it('a run with no Assay records has no verdict in any view', async () => {

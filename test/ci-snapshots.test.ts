@@ -54,7 +54,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
 
       Findings
       ┌─────────────────────┬──────────┬───────┬─────────────────────────────┬─────────────────────────────────────────────────────────────────────────────────────────┐
-      │ finding             │ severity │ count │ first at                    │                                                                                         │
+      │ finding             │ severity │ count │ first at                    │ message                                                                                 │
       │ CROSSED_PAIR (FIFO) │ note     │ 2     │ fixtures/seed-trace.jsonl:5 │ FIFO would give the summarizer terminal to the agent request (true partner: summarizer) │
       └─────────────────────┴──────────┴───────┴─────────────────────────────┴─────────────────────────────────────────────────────────────────────────────────────────┘
 

@@ -30,7 +30,7 @@ describe('junit', () => {
     const cases = suites[0].testcase;
     expect(cases.map((c: Record<string, string>) => c['@name'])).toEqual(['error-findings', 'max-orphan-requests', 'max-ambiguous', 'min-id-coverage']);
     const orphan = cases[1];
-    expect(orphan.failure['@message']).toContain('max-orphan-requests: 1 (limit <= 0)');
+    expect(orphan.failure['@message']).toBe('orphan requests over limit: 1 > 0');
     expect(orphan.failure['#text']).toContain(`${report.inputs[0]!.path}:2 ORPHAN_REQUEST request from <evil>&"`);
     expect(cases[0].failure).toBeUndefined();
     expect(cases[2].failure).toBeUndefined();
@@ -46,7 +46,7 @@ describe('junit', () => {
     });
     const doc = parse(renderJunit(report));
     const c = doc.testsuites.testsuite[0].testcase.find((t: Record<string, string>) => t['@name'] === 'min-id-coverage');
-    expect(c.failure['@message']).toContain('min-id-coverage: 0 (limit >= 0.5)');
+    expect(c.failure['@message']).toContain('correlation-id coverage below limit: 0 < 0.5');
   });
 
   it('with two captures, a check fails only in the capture holding its offenders', async () => {

@@ -15,6 +15,37 @@ const TITLES: Record<FixedGateCheck, string> = {
   'min-id-coverage': 'correlation-id coverage of requests at least the limit',
 };
 
+/** What a failed check found, in words: the failure, never the goal (the name stays the stable key). */
+const FAILED: Record<FixedGateCheck, string> = {
+  'error-findings': 'error-severity findings present',
+  'max-crossed-rate': 'FIFO crossed rate over limit',
+  'max-orphan-requests': 'orphan requests over limit',
+  'max-ambiguous': 'ambiguous pairs over limit',
+  'min-id-coverage': 'correlation-id coverage below limit',
+};
+
+const NOT_OP = { '<=': '>', '>=': '<' } as const;
+
+/** The failure of a check without its numbers: `orphan requests over limit`, `correlation-id coverage not evaluated`. */
+export function checkFailureTitle(c: GateCheck): string {
+  const failed = isFailOnCheck(c.name) ? `${failOnItem(c.name)} findings present` : (FAILED[c.name as FixedGateCheck] ?? `${c.name} failed`);
+  return c.actual === null ? failed.replace(/ (over|below) limit$/, ' not evaluated') : failed;
+}
+
+/**
+ * A failed check as one phrase, for every view (table, Markdown, JUnit, GitHub, SARIF):
+ * `orphan requests over limit: 3 > 0`, `FIFO crossed rate over limit: 0.25 > 0.1`; a check that
+ * cannot be evaluated says so: `correlation-id coverage not evaluated: cannot be evaluated: no requests (limit >= 0.95)`.
+ */
+export function checkFailure(c: GateCheck): string {
+  const failed = checkFailureTitle(c);
+  if (c.actual === null) {
+    return `${failed}: ${c.unknown !== undefined ? (UNKNOWN_TEXT[c.unknown] ?? 'cannot be evaluated') : 'cannot be evaluated'} (limit ${c.op ?? '<='} ${checkValue(c.limit)})`;
+  }
+  const value = c.counted === 'new' ? `${c.actual} new ${countedNoun(c, c.actual)}` : String(c.actual);
+  return `${failed}: ${value} ${NOT_OP[c.op ?? '<=']} ${checkValue(c.limit)}`;
+}
+
 /** A short human title for a check (static text; check names are built from codes, never capture data). */
 export function checkTitle(c: GateCheck): string {
   if (isFailOnCheck(c.name)) return `no ${failOnItem(c.name)} findings`;

@@ -3,8 +3,8 @@
  * first, after one `::error` per failed gate check. GitHub shows at most 10 annotations of each
  * level per step, so at most 10 are written per level, then one `::notice` says how many more
  * are in the report. An Assay run's delivery-audit verdict (delivery-verdict.ts) follows the failed
- * checks: `::error` when violated or not verified (`::warning` with --allow-unverified), else
- * `::notice`. Data is escaped (`%`, CR, LF) and properties also (`:`, `,`), after every capture
+ * checks: `::error` when violated or not verified, `::warning` when not evaluated (no upstream log)
+ * or not verified with --allow-unverified, `::notice` when verified. Data is escaped (`%`, CR, LF) and properties also (`:`, `,`), after every capture
  * string went through safeText (no escape sequences, controls or bidi).
  */
 import type { Finding } from '../report/findings.js';
@@ -12,9 +12,9 @@ import type { Report } from '../report/report.js';
 import type { FormatContext, Formatter } from './types.js';
 import { safeText } from './safe.js';
 import { capturePath } from './paths.js';
-import { checkText, checkTitle, offenders } from './gate-text.js';
+import { checkFailure, checkText, offenders } from './gate-text.js';
 import { channelTotalsText } from './totals.js';
-import { deliveryAudit, type DeliveryVerdict } from './delivery-verdict.js';
+import { deliveryAudit } from './delivery-verdict.js';
 
 export const ANNOTATIONS_PER_LEVEL = 10;
 
@@ -29,12 +29,6 @@ export function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-/** The annotation level of the delivery-audit verdict: what fails the gate is an error. */
-function verdictLevel(v: DeliveryVerdict, report: Report): Level {
-  if (v.state === 'violated') return 'error';
-  if (v.state === 'could-not-verify') return report.gate.allowUnverified ? 'warning' : 'error';
-  return 'notice';
-}
 
 function command(level: Level, props: Array<[string, string | number]>, message: string): string {
   const p = props.map(([k, v]) => `${k}=${escapeProperty(String(v))}`).join(',');
@@ -52,7 +46,7 @@ export function renderGithub(report: Report, cwd: string): string {
   const failedChecks = report.gate.checks.filter((c) => !c.passed);
   const wanted: Record<Level, number> = { error: failedChecks.length, warning: 0, notice: 0 };
   const delivery = deliveryAudit(report);
-  if (delivery !== null) wanted[verdictLevel(delivery, report)]++;
+  if (delivery !== null) wanted[delivery.level]++;
   for (const f of report.findings) wanted[LEVEL[f.severity]]++;
   const overflow = unlisted > 0 || (Object.keys(wanted) as Level[]).some((l) => wanted[l] > ANNOTATIONS_PER_LEVEL);
   const cap: Record<Level, number> = { error: ANNOTATIONS_PER_LEVEL, warning: ANNOTATIONS_PER_LEVEL, notice: ANNOTATIONS_PER_LEVEL - (overflow ? 1 : 0) };
@@ -75,9 +69,9 @@ export function renderGithub(report: Report, cwd: string): string {
       if (p.absolute !== null) props.push(['file', safeText(p.relative ?? p.original, 400)], ['line', first.line]);
     }
     props.push(['title', `callpair gate: ${c.name}`]);
-    emit('error', props, `gate check failed (${checkTitle(c)}): ${checkText(c)}${report.gate.enforced ? '' : ' (not enforced: --no-fail)'}`);
+    emit('error', props, `gate check failed: ${checkFailure(c)}${report.gate.enforced ? '' : ' (not enforced: --no-fail)'}`);
   }
-  if (delivery !== null) emit(verdictLevel(delivery, report), [['title', 'callpair delivery audit']], delivery.text);
+  if (delivery !== null) emit(delivery.level, [['title', 'callpair delivery audit']], delivery.text);
   for (const f of report.findings) {
     const props: Array<[string, string | number]> = [];
     const l = f.locations[0];

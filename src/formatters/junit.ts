@@ -19,7 +19,7 @@ import type { GateCheck } from '../report/gate.js';
 import type { Report } from '../report/report.js';
 import type { Formatter } from './types.js';
 import { messageText, safeText } from './safe.js';
-import { checkText, checkTitle, offenders, offenderTotal } from './gate-text.js';
+import { checkFailure, offenders, offenderTotal } from './gate-text.js';
 import { channelTotals } from './totals.js';
 import { deliveryVerdict } from './delivery-verdict.js';
 
@@ -101,7 +101,7 @@ function testcase(report: Report, c: Case, classname: string): string {
   const lines = c.listed.slice(0, MAX_LISTED).map((f) => `${at(f)} ${f.code} ${messageText(f.message)}`);
   if (c.listed.length > MAX_LISTED) lines.push(`…and ${c.listed.length - MAX_LISTED} more listed here`);
   if (total > lines.length && c.check.codes.length > 0) lines.push(`${total} offender(s) in the whole run; the report lists up to --max-findings per code`);
-  const msg = `${checkTitle(c.check)}: ${checkText(c.check)}`;
+  const msg = checkFailure(c.check);
   return `${head}>\n      <failure message="${xmlEscape(msg)}" type="${x(c.check.name)}">${xmlEscape(lines.join('\n'))}</failure>\n    </testcase>`;
 }
 

@@ -13,10 +13,10 @@ import { CODE_DESCRIPTIONS } from '../report/code-descriptions.js';
 import { bySeverity, FINDING_CODES } from '../report/findings.js';
 import type { Formatter } from './types.js';
 import { messageText, safeText } from './safe.js';
-import { deliveryVerdict } from './delivery-verdict.js';
+import { deliveryAudit, deliveryLine } from './delivery-verdict.js';
 import { findingCountText, idCoverageText, pct, RANKING_TEXT, UNKNOWN, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
 import { worstScopes } from '../report/worst-scopes.js';
-import { checkTitle, checkValue, offenderTotal, offenders } from './gate-text.js';
+import { checkFailureTitle, checkTitle, checkValue, offenderTotal, offenders } from './gate-text.js';
 
 /** Bytes the whole Markdown may take (GitHub's step summary limit is 1 MiB = 1 048 576 bytes). */
 export const MARKDOWN_BUDGET = 900 * 1024;
@@ -93,14 +93,14 @@ export function renderMarkdown(report: Report): string {
     `${report.inputs.length} input(s), ${t.lines} lines: ${t.records} records (${t.ignored} ignored, ${t.duplicates} duplicates), ${t.blank} blank, ${t.malformed} malformed, ${t.oversized} oversized. callpair ${mdText(report.tool.version, 20)}.`,
     '',
   );
-  const delivery = deliveryVerdict(report);
-  if (delivery !== null) out.push(mdText(delivery, 400), '');
+  const delivery = deliveryAudit(report);
+  if (delivery !== null) out.push(`${delivery.level === 'warning' ? '⚠️ ' : ''}${mdText(deliveryLine(report)!, 400)}`, '');
 
   out.push('### Gate', '');
   out.push(
     ...table(
       ['check', 'what', 'actual', 'limit', 'result'],
-      g.checks.map((c) => [`\`${c.name}\``, checkTitle(c), checkValue(c.actual), `${c.op === '>=' ? '≥' : '≤'} ${checkValue(c.limit)}`, c.passed ? '✅ pass' : '❌ fail']),
+      g.checks.map((c) => [`\`${c.name}\``, c.passed ? checkTitle(c) : checkFailureTitle(c), checkValue(c.actual), `${c.op === '>=' ? '≥' : '≤'} ${checkValue(c.limit)}`, c.passed ? '✅ pass' : '❌ fail']),
     ),
     '',
   );

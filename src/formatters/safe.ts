@@ -20,9 +20,18 @@ export function safeText(s: string, max = DEFAULT_MAX_TEXT): string {
     // Never split a surrogate pair.
     const code = out.charCodeAt(cut - 1);
     if (code >= 0xd800 && code <= 0xdbff) cut--;
-    out = `${out.slice(0, cut)}…[+${s.length - cut} chars]`;
+    out = clipped(out, cut);
   }
   return out;
+}
+
+/**
+ * `s` cut after `cut` code units with a `…[+N chars]` marker, or `s` whole when the marked form
+ * would be no shorter: a cut never makes a value longer than it is.
+ */
+function clipped(s: string, cut: number): string {
+  const marked = `${s.slice(0, cut)}…[+${s.length - cut} chars]`;
+  return marked.length < s.length ? marked : s;
 }
 
 /**
@@ -76,7 +85,7 @@ export function oneLine(s: string, max = 2000): string {
     const code = c.charCodeAt(0);
     return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
   });
-  if (out.length > max) out = `${out.slice(0, max)}…[+${out.length - max} chars]`;
+  if (out.length > max) out = clipped(out, max);
   return out;
 }
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;

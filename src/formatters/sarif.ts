@@ -15,7 +15,7 @@ import type { FormatContext, Formatter } from './types.js';
 import { safeJson } from './json.js';
 import { safeText } from './safe.js';
 import { captureUri } from './paths.js';
-import { checkText, checkTitle } from './gate-text.js';
+import { checkFailure } from './gate-text.js';
 import { channelTotals } from './totals.js';
 import { findingIdentities, identityHash } from '../report/identity.js';
 import { PROJECT_URL } from '../version.js';
@@ -122,7 +122,7 @@ export function buildSarif(report: Report, cwd: string, maxResults = SARIF_MAX_R
               ...failed.map((c) => ({
                 descriptor: { id: `gate/${c.name}` },
                 level: 'error',
-                message: { text: `gate check failed: ${checkTitle(c)}: ${checkText(c)}` },
+                message: { text: `gate check failed: ${checkFailure(c)}` },
               })),
               ...unlocated,
               ...(capped > 0

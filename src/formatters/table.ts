@@ -11,8 +11,8 @@ import { bySeverity, FINDING_CODES, isFindingCode } from '../report/findings.js'
 import type { Formatter } from './types.js';
 import { loc, messageText, safeText } from './safe.js';
 import { assaySection } from './table-assay.js';
-import { gateVerdict } from './gate-text.js';
-import { deliveryVerdict } from './delivery-verdict.js';
+import { checkFailure, gateVerdict } from './gate-text.js';
+import { deliveryAudit, deliveryLine } from './delivery-verdict.js';
 import { failureText } from './failure.js';
 import { crossedByBaseline, type ColumnFit, fittedTable, fitText, hiddenNote, beforeEndText, idCoverageText, msText, num, pct, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
 import { worstScopes } from '../report/worst-scopes.js';
@@ -69,8 +69,9 @@ function channelSection(ch: ChannelReport, chalk: ChalkInstance, width: number |
     const lt: string[][] = [];
     for (const g of ch.latencyByGroup.slice(0, 20)) {
       lt.push([
-        safeText(g.group ?? '—', 40),
-        safeText(g.subgroup ?? '', 40),
+        // Whole (capture strings are at most 1 024, src/profiles/clip.ts): fitting a width cuts them.
+        safeText(g.group ?? '—', Infinity),
+        safeText(g.subgroup ?? '', Infinity),
         String(g.count),
         msText(g.min),
         msText(g.p50),
@@ -83,10 +84,14 @@ function channelSection(ch: ChannelReport, chalk: ChalkInstance, width: number |
     out.push(chalk.bold('Latency') + (ch.latencyByGroup.length > 20 ? chalk.dim(` (first 20 of ${ch.latencyByGroup.length})`) : ''));
     // Dropped first on a narrow terminal: where the maximum is, the minimum, p90, the subgroup.
     const head = [safeText(g0 ?? '', 40), safeText(g1 ?? '', 40), 'n', 'min', 'p50', 'p90', 'p99', 'max', 'max at'];
+    // Labels (a model, a host) are shortened in the middle, never until two look alike, before a
+    // column is hidden.
+    const columns: (ColumnFit | undefined)[] = [LABEL, LABEL];
     // A profile with one group path has no subgroup: no second, unnamed column.
     if (g1 === undefined && ch.latencyByGroup.every((g) => !g.subgroup)) {
-      out.push(fittedTable(head.filter((_, i) => i !== 1), lt.map((r) => r.filter((_, i) => i !== 1)), chalk, { width, drop: [7, 2, 4], hidden }));
-    } else out.push(fittedTable(head, lt, chalk, { width, drop: [8, 3, 5, 1], hidden }));
+      const one = <T,>(xs: readonly T[]) => xs.filter((_, i) => i !== 1);
+      out.push(fittedTable(one(head), lt.map(one), chalk, { width, columns: one(columns), drop: [7, 2, 4], hidden }));
+    } else out.push(fittedTable(head, lt, chalk, { width, columns, drop: [8, 3, 5, 1], hidden }));
   }
   return out.join('\n');
 }
@@ -98,6 +103,7 @@ interface ListSpec {
 }
 
 const LOC: ColumnFit = { kind: 'location' };
+const LABEL: ColumnFit = { kind: 'id' };
 
 function findingList(title: string, list: Finding[], total: number, row: (f: Finding) => string[], spec: ListSpec, chalk: ChalkInstance, width: number | undefined, hidden: string[]): string {
   if (total === 0) return '';
@@ -159,7 +165,7 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
       by('ORPHAN_REQUEST'),
       count('ORPHAN_REQUEST'),
       (f) => (f.code === 'ORPHAN_REQUEST' ? [loc(f.locations[0]), safeText(f.channel ?? ''), safeText(f.data.caller, 30), f.data.note ? safeText(f.data.note, 60) : f.data.reason === 'evicted' ? 'evicted' : beforeEndText(f.data.ageMs)] : []),
-      { head: ['request', 'channel', 'caller', ''], columns: [LOC, { priority: 1 }, undefined, { priority: 2, kind: 'message' }] },
+      { head: ['request', 'channel', 'caller', 'left open'], columns: [LOC, { priority: 1 }, undefined, { priority: 2, kind: 'message' }] },
       chalk,
       width,
       hidden,
@@ -179,7 +185,7 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
       by('AMBIGUOUS_PAIR'),
       count('AMBIGUOUS_PAIR'),
       (f) => (f.code === 'AMBIGUOUS_PAIR' ? [loc(f.locations[0]), loc(f.locations[1]), safeText(f.data.caller, 30), `${f.data.method} among ${f.data.candidates}`] : []),
-      { head: ['terminal', 'request taken', 'caller', ''], columns: [LOC, LOC, { priority: 1 }, { kind: 'message' }] },
+      { head: ['terminal', 'request taken', 'caller', 'pairing'], columns: [LOC, LOC, { priority: 1 }, { kind: 'message' }] },
       chalk,
       width,
       hidden,
@@ -211,7 +217,7 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
       }
       ft.push([code, sevText, String(report.findingCounts[code]), newOf(code), loc(first?.locations[0]), first ? messageText(first.message) : '']);
     }
-    const head = ['finding', 'severity', 'count', 'new', 'first at', ''];
+    const head = ['finding', 'severity', 'count', 'new', 'first at', 'message'];
     // Location and severity outrank the message; the message is cut first, and dropped first.
     const columns: ColumnFit[] = [{}, { priority: 3 }, {}, {}, { priority: 2, kind: 'location' }, { priority: 1, kind: 'message' }];
     const keep = b ? [0, 1, 2, 3, 4, 5] : [0, 1, 2, 4, 5];
@@ -228,10 +234,15 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
   for (const n of report.notes) out.push(chalk.dim(`note: ${safeText(n, 300)}`));
 
   const g = report.gate;
-  const delivery = deliveryVerdict(report);
-  if (delivery !== null) out.push('', delivery);
+  const delivery = deliveryAudit(report);
+  if (delivery !== null) {
+    const line = deliveryLine(report)!;
+    out.push('', delivery.level === 'warning' ? chalk.yellow(line) : line);
+  }
   const gateLine = g.passed ? chalk.green(gateVerdict(g)) : chalk.red(gateVerdict(g));
   out.push('', gateLine);
+  // Each failed check in words: what failed, as JUnit, GitHub and Markdown say it (gate-text.ts).
+  for (const c of g.checks) if (!c.passed) out.push(chalk.red(`  ✗ ${checkFailure(c)}`));
   return fitText(out.join('\n'), width) + '\n';
 }
 

@@ -53,7 +53,22 @@ function tokens(r: AttributionRow, field: 'inputTokens' | 'outputTokens'): strin
   return r.unknown[field] > 0 && r[field] !== null ? `${v}†` : v;
 }
 
+/** Does any call of these rows state a token count? (HTTP, MCP and Assay calls carry none.) */
+export function statesTokens(rows: readonly AttributionRow[]): boolean {
+  return rows.some((r) => r.inputTokens !== null || r.outputTokens !== null);
+}
+
+const TOKEN_COLUMNS = [4, 5];
+
 function attributionTable(rows: AttributionRow[], label: string): Block {
+  const t = tableOf(rows, label);
+  if (statesTokens(rows)) return t;
+  // No call states a token count: two columns of n/a say nothing (said once, under the table).
+  const keep = (xs: readonly string[]) => xs.filter((_, i) => !TOKEN_COLUMNS.includes(i));
+  return { kind: 'table', head: keep(t.head), rows: t.rows.map(keep), drop: [6, 5] };
+}
+
+function tableOf(rows: AttributionRow[], label: string): Extract<Block, { kind: 'table' }> {
   return {
     kind: 'table',
     head: [label, 'strategy', 'calls', 'errors', 'input tokens', 'output tokens', 'latency mean', 'p50', 'p90'],
@@ -157,6 +172,7 @@ function channelBlocks(ch: CompareChannel): Block[] {
     const unknown = ch.attribution.some((r) => (r.unknown.inputTokens > 0 && r.inputTokens !== null) || (r.unknown.outputTokens > 0 && r.outputTokens !== null));
     const notes: string[] = [];
     if (unknown) notes.push('† some calls state no token count: the sum covers the calls that do (n/a when none does).');
+    if (!statesTokens(ch.attribution)) notes.push('No call of this channel states a token count: no token columns.');
     if (!ch.groundTruth) notes.push('Without ground truth the id strategy is the cascade id → signature → FIFO; differences are between guesses.');
     if (ch.callsFolded > 0) notes.push(`${ch.callsFolded} attributions of callers beyond the caller limit are folded into (other).`);
     for (const n of notes) out.push({ kind: 'text', text: n, tone: 'dim' });

@@ -299,6 +299,25 @@ describe('transcript profile', () => {
     expect(r.records.transcript).toMatchObject({ repeatedBlocks: 2, messages: 2 });
   });
 
+  it('a tool call resent with its arguments in another key order or spacing is the same call: no second call, no orphan, no conflict', async () => {
+    const block = (input: object) => ({ type: 'tool_use', id: 'toolu_k', name: 'Bash', input });
+    const r = await analyzeLines([
+      { ...use('msg_1', 'toolu_k', 'Bash'), message: { id: 'msg_1', role: 'assistant', content: [block({ a: 1, b: { c: [1, { d: 2, e: 3 }], f: 'x' } })] } },
+      result('toolu_k'),
+      { ...use('msg_1', 'toolu_k', 'Bash'), message: { id: 'msg_1', role: 'assistant', content: [block({ b: { f: 'x', c: [1, { e: 3, d: 2 }] }, a: 1 })] } },
+    ]);
+    expect(channel(r)).toMatchObject({ requests: 1, terminals: 1, orphanRequests: 0 });
+    expect(r.records.transcript).toMatchObject({ repeatedBlocks: 1, conflictingRepeats: 0 });
+    // OpenAI `arguments` strings: compared by the JSON they hold when they parse, else as written.
+    const call = (args: string) => ({ role: 'assistant', content: null, tool_calls: [{ id: 'c2', type: 'function', function: { name: 'g', arguments: args } }] });
+    const oa = await analyzeLines([call('{"a":1,"b":[1,2]}'), call(' {"b": [1, 2], "a": 1.0}'), { role: 'tool', tool_call_id: 'c2', content: 'y' }]);
+    expect(channel(oa)).toMatchObject({ requests: 1, terminals: 1, orphanRequests: 0 });
+    expect(oa.records.transcript).toMatchObject({ repeatedBlocks: 1, conflictingRepeats: 0 });
+    // Other values, or text that is no JSON written otherwise, stay another call.
+    const other = await analyzeLines([call('{"a":1}'), call('{"a":2}'), call('not json'), call('not  json')]);
+    expect(other.records.transcript).toMatchObject({ toolCalls: 4, conflictingRepeats: 3 });
+  });
+
   it('a tool_use id read again with another tool name is a call of its own, counted and noted at its line', async () => {
     const r = await analyzeLines([use('msg_1', 'toolu_a', 'Read'), result('toolu_a'), use('msg_2', 'toolu_a', 'Bash'), result('toolu_a')]);
     const ch = channel(r);

@@ -23,7 +23,8 @@
  * - a tool call is its id within a session (`sessionId`, the OpenHands file, else the run): a block
  *   whose id was read already (a split message's lines, a block written again later, a sub-agent
  *   block written once with `isSidechain` and once without, a request log's resent history) is the
- *   same call, counted once (`repeatedBlocks`, `repeatedHistory`), never a second call; its result
+ *   same call, counted once (`repeatedBlocks`, `repeatedHistory`), never a second call (arguments
+ *   compared as JSON values, `canonical`: key order and spacing carry no meaning); its result
  *   goes to the scope its call went to. The same id with another tool name or arguments (a result
  *   with another `is_error`) is a call of its own, counted and noted (`conflictingRepeats`);
  * - one API message written over several lines (one content block per line, the same
@@ -143,6 +144,8 @@ interface Block {
   tool: string | null;
   /** A call's arguments (`input`, `function.arguments`, `arguments`), as written. */
   args: unknown;
+  /** `args` is an OpenAI `arguments` string: JSON text, compared by what it parses to when it parses. */
+  argsText?: true;
   failed: boolean;
   /** The index of the block's message in a `{messages}` list (else 0). */
   at: number;
@@ -178,7 +181,7 @@ function messageBlocks(m: Record<string, unknown>, out: Block[], at = 0): void {
       const o = asObject(c);
       if (!o || o.id === undefined) continue;
       const fn = asObject(o.function);
-      out.push({ kind: 'call', id: o.id, idField: 'tool_calls[].id', tool: asString(fn?.name) ?? asString(o.name), args: fn !== null ? fn.arguments : o.arguments, failed: false, at });
+      out.push({ kind: 'call', id: o.id, idField: 'tool_calls[].id', tool: asString(fn?.name) ?? asString(o.name), args: fn !== null ? fn.arguments : o.arguments, argsText: true, failed: false, at });
     }
   }
   if (m.role === 'tool' && m.tool_call_id !== undefined) out.push({ kind: 'result', id: m.tool_call_id, idField: 'tool_call_id', tool: asString(m.name), args: undefined, failed: false, at });
@@ -191,7 +194,11 @@ const RESPONSES_OUTPUTS = new Set(['function_call_output', 'custom_tool_call_out
 function responsesItem(item: Record<string, unknown>, out: Block[]): void {
   const type = asString(item.type);
   if (type === null || item.call_id === undefined) return;
-  if (RESPONSES_CALLS.has(type)) out.push({ kind: 'call', id: item.call_id, idField: 'call_id', tool: asString(item.name), args: item.arguments ?? item.input, failed: false, at: 0 });
+  if (RESPONSES_CALLS.has(type)) {
+    // `function_call` arguments are JSON text; a `custom_tool_call` input is free text (compared as written).
+    if (item.arguments !== undefined && item.arguments !== null) out.push({ kind: 'call', id: item.call_id, idField: 'call_id', tool: asString(item.name), args: item.arguments, argsText: true, failed: false, at: 0 });
+    else out.push({ kind: 'call', id: item.call_id, idField: 'call_id', tool: asString(item.name), args: item.input, failed: false, at: 0 });
+  }
   else if (RESPONSES_OUTPUTS.has(type)) out.push({ kind: 'result', id: item.call_id, idField: 'call_id', tool: null, args: undefined, failed: false, at: 0 });
 }
 
@@ -273,7 +280,7 @@ function callPrint(b: Block): string {
 function print(b: Block): string {
   let args: string;
   try {
-    args = JSON.stringify(b.args) ?? '';
+    args = canonicalArgs(b);
   } catch {
     // Too deep to serialise: equal to nothing, so a repeat of it is said, never assumed.
     args = `\u0001${++unserialisable}`;
@@ -281,6 +288,59 @@ function print(b: Block): string {
   // Short ones as written; longer ones by their SHA-256 (never a weaker hash: it decides).
   const text = `${b.tool ?? ''}\u0000${args}`;
   return text.length <= 44 ? text : crypto().hash('sha256', text, 'base64');
+}
+
+/**
+ * A call's arguments as compared: JSON carries no meaning in key order, spacing or number spelling,
+ * so the same object resent with its keys in another order (`{"a":1,"b":2}`, `{"b":2,"a":1}`) or an
+ * OpenAI `arguments` string resent with other spacing (`{"a": 1}`, `{"a":1}`) is the same call.
+ * An `arguments` string that parses as JSON is compared by its value (tag `j`), one that does not
+ * by its text as written (tag `s`).
+ */
+function canonicalArgs(b: Block): string {
+  let v = b.args;
+  if (b.argsText === true && typeof v === 'string') {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      return `s${v}`;
+    }
+  }
+  return `j${canonical(v)}`;
+}
+
+/**
+ * A parsed JSON value written so that two values are equal exactly when their texts are: every
+ * object's keys sorted (code-unit order), strings as they are behind their length (no escaping to
+ * redo), numbers by their value. Not JSON: only compared (and hashed), never shown.
+ */
+export function canonical(v: unknown): string {
+  if (v === null) return 'n';
+  switch (typeof v) {
+    case 'string':
+      return `s${v.length}:${v}`;
+    case 'number':
+      return `d${v};`;
+    case 'boolean':
+      return v ? 't' : 'f';
+    case 'object':
+      break;
+    default:
+      return 'u';
+  }
+  if (Array.isArray(v)) {
+    let out = '[';
+    for (let i = 0; i < v.length; i++) out += v[i] === undefined ? 'n' : canonical(v[i]);
+    return out + ']';
+  }
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o).sort();
+  let out = '{';
+  for (const k of keys) {
+    const x = o[k];
+    if (x !== undefined) out += `s${k.length}:${k}${canonical(x)}`;
+  }
+  return out + '}';
 }
 
 export function transcriptProfile(opts: { conversationWindow?: number; callIdWindow?: number } = {}): Profile {

@@ -318,6 +318,38 @@ describe('transcript profile', () => {
     expect(other.records.transcript).toMatchObject({ toolCalls: 4, conflictingRepeats: 3 });
   });
 
+  it('a tool call and its result first read on one request-log line have no latency (not 0): out of the percentiles and the zero-latency count, counted and noted', async () => {
+    const pairs: PairRecord[] = [];
+    const user = { role: 'user', content: 'weather?' };
+    const call = (id: string) => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'get_weather', arguments: '{}' } }] });
+    const tool = (id: string) => ({ role: 'tool', tool_call_id: id, content: 'sunny' });
+    const use = (id: string) => ({ role: 'assistant', content: [{ type: 'tool_use', id, name: 'get_weather', input: {} }] });
+    const res = (id: string) => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'sunny' }] });
+    const r = await analyzeLines(
+      [
+        { timestamp: '2026-01-01T00:00:00Z', messages: [user] },
+        // OpenAI chat: call_1 and its result first read together; call_2 first, its result a line later.
+        { timestamp: '2026-01-01T00:00:09Z', messages: [user, call('call_1'), tool('call_1'), call('call_2')] },
+        { timestamp: '2026-01-01T00:00:12Z', messages: [user, call('call_1'), tool('call_1'), call('call_2'), tool('call_2')] },
+        // Anthropic Messages: the same.
+        { timestamp: '2026-01-01T00:01:00Z', messages: [{ role: 'user', content: 'b' }, use('toolu_1'), res('toolu_1')] },
+      ],
+      { onPair: (p) => pairs.push(p) },
+    );
+    const ch = channel(r);
+    expect(ch).toMatchObject({ requests: 3, terminals: 3, orphanRequests: 0, zeroLatencies: 0 });
+    expect(pairs.map((p) => [p.request.id, p.latencyMs, p.terminal.time])).toEqual([
+      ['call_1', null, null],
+      ['call_2', 3000, Date.UTC(2026, 0, 1, 0, 0, 12)],
+      ['toolu_1', null, null],
+    ]);
+    expect(ch.latencyMs).toMatchObject({ count: 1, min: 3000, max: 3000 });
+    expect(r.records.transcript).toMatchObject({ sameLineResults: 2 });
+    expect(r.notes).toEqual([
+      'transcript: some tool calls and their results were first read on one line (a request log whose one line holds both; records.transcript.sameLineResults): that line’s time times neither, so those pairs have no latency',
+    ]);
+  });
+
   it('a tool_use id read again with another tool name is a call of its own, counted and noted at its line', async () => {
     const r = await analyzeLines([use('msg_1', 'toolu_a', 'Read'), result('toolu_a'), use('msg_2', 'toolu_a', 'Bash'), result('toolu_a')]);
     const ch = channel(r);

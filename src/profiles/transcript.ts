@@ -135,6 +135,12 @@ export interface TranscriptSummary {
   naiveTimes: number;
   /** Tool lines whose `timestamp` is there but no time: no latency for their calls. */
   unreadableTimes: number;
+  /**
+   * Tool results first read on the line that first holds their call (a request log line whose
+   * history holds both), on a line with a time: that time times neither, so the result carries no
+   * time and the pair no latency.
+   */
+  sameLineResults: number;
 }
 
 interface Block {
@@ -361,6 +367,7 @@ export function transcriptProfile(opts: { conversationWindow?: number; callIdWin
     beyondWindowAt: null,
     naiveTimes: 0,
     unreadableTimes: 0,
+    sameLineResults: 0,
   };
   /** Scopes an event went to (`scopes`). */
   const scopesSeen = new Set<string>();
@@ -490,6 +497,8 @@ export function transcriptProfile(opts: { conversationWindow?: number; callIdWin
           /** The messages of a `{messages}` line with a new block (by index), or whether this line had one. */
           let newAt = -1;
           let messages = 0;
+          /** Ids of the calls this line is the first to hold. */
+          let callsHere: Set<string> | null = null;
           for (const b of blocks) {
             const key = idKey(b.id);
             const seen = key === null ? undefined : ids.get(idSession, key);
@@ -507,7 +516,10 @@ export function transcriptProfile(opts: { conversationWindow?: number; callIdWin
                 conflict(loc);
               }
               // A call answered before it was read keeps its result: a later copy of the result is a repeat.
-              if (key !== null) ids.set(idSession, key, { scope, call: print!, failed: seen !== undefined && seen.call === null ? seen.failed : null });
+              if (key !== null) {
+                ids.set(idSession, key, { scope, call: print!, failed: seen !== undefined && seen.call === null ? seen.failed : null });
+                (callsHere ??= new Set()).add(key);
+              }
               sum.toolCalls++;
               const attrs: CallAttrs = { kind: 'tool call', tool: b.tool };
               ctx.emit(makeEvent(TRANSCRIPT_CHANNEL, { role: 'request', scope, id: { field: b.idField, value: b.id }, sig: [b.tool], time, caller, attrs, loc, orphanNote: NOTE_NO_TOOL_RESULT }, ctx));
@@ -530,8 +542,11 @@ export function transcriptProfile(opts: { conversationWindow?: number; callIdWin
               }
               sum.toolResults++;
               if (b.failed) sum.errorResults++;
+              // Read on the line its call was first read on: the line's time is not when either happened.
+              const untimed = time !== null && callsHere !== null && callsHere.has(key!);
+              if (untimed) sum.sameLineResults++;
               const attrs: CallAttrs = { kind: 'tool result', tool: b.tool, status: b.failed ? 'error' : 'ok', error: b.failed ? 'is_error' : null, durationMs: null };
-              ctx.emit(makeEvent(TRANSCRIPT_CHANNEL, { role: 'terminal', scope: at, id: { field: b.idField, value: b.id }, sig: [b.tool], time, caller, attrs, loc }, ctx));
+              ctx.emit(makeEvent(TRANSCRIPT_CHANNEL, { role: 'terminal', scope: at, id: { field: b.idField, value: b.id }, sig: [b.tool], time: untimed ? null : time, caller, attrs, loc }, ctx));
               scopesSeen.add(at);
             }
             // Messages with a new block: in a `{messages}` list each such message, else the line's.
@@ -562,6 +577,7 @@ export function transcriptProfile(opts: { conversationWindow?: number; callIdWin
       if (sum.unreadableTimes > 0) out.push('transcript-unreadable-times');
       if (sum.beyondWindow > 0) out.push('transcript-beyond-window');
       if (sum.conflictingRepeats > 0) out.push('transcript-conflicting-repeats');
+      if (sum.sameLineResults > 0) out.push('transcript-same-line-results');
       return out;
     },
   };

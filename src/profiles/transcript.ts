@@ -349,6 +349,31 @@ export function canonical(v: unknown): string {
   return out + '}';
 }
 
+/**
+ * The tool-call and result ids a transcript line holds (any shape the profile reads), in order:
+ * `trace` names them when the line yields no call event (every one of them a repeat).
+ */
+export function transcriptBlockIds(value: unknown): unknown[] {
+  const o = asObject(value);
+  if (o === null) return [];
+  const blocks: Block[] = [];
+  const wrapped = asObject(o.message);
+  if (wrapped !== null && isMessage(wrapped)) messageBlocks(wrapped, blocks);
+  else if (Array.isArray(o.messages)) {
+    for (const m of o.messages) {
+      const mo = asObject(m);
+      if (mo !== null && isMessage(mo)) messageBlocks(mo, blocks);
+    }
+  } else if (isMessage(o)) messageBlocks(o, blocks);
+  else if (o.tool_call_metadata !== undefined) agentEvent(o, blocks);
+  else {
+    const payload = asObject(o.payload);
+    if (payload !== null && o.type === 'response_item') responsesItem(payload, blocks);
+    else if (o.payload === undefined) responsesItem(o, blocks);
+  }
+  return blocks.map((b) => b.id);
+}
+
 export function transcriptProfile(opts: { conversationWindow?: number; callIdWindow?: number } = {}): Profile {
   const sum: TranscriptSummary = {
     messages: 0,

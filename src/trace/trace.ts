@@ -11,6 +11,7 @@ import { shownId, type CallEvent, type CallSide, type ChannelSpec, type Confiden
 import type { Finding } from '../report/findings.js';
 import { findingMessage } from '../report/messages.js';
 import { checkCorrelationId } from '../profiles/ids.js';
+import { transcriptBlockIds } from '../profiles/transcript.js';
 import { InputUsageError } from '../input/sources.js';
 import { VERSION } from '../version.js';
 
@@ -93,12 +94,14 @@ export interface TraceReport {
  * whose line holds call events at other pointers only (`pointers`: the first 20 of them).
  */
 export interface TraceLine {
-  state: 'read' | 'blank' | 'malformed' | 'unparsed' | 'absent' | 'pointer';
+  state: 'read' | 'blank' | 'malformed' | 'unparsed' | 'absent' | 'pointer' | 'repeat';
   kind: string | null;
   profile: string | null;
   reason?: string;
   lines?: number;
   pointers?: string[];
+  /** `repeat`: a transcript line whose tool calls and results were all read before (the first 20 ids that have a display form). */
+  repeats?: string[];
 }
 
 export interface TraceOptions extends AnalyzeOptions {
@@ -450,6 +453,14 @@ async function describeLine(file: string, n: number, profile: string, reason: st
         }
         if (reason !== null) return { state: 'malformed', kind: recordKind(value), profile, reason };
         // JSON, parsed or not: the profiles' reading of it is JSON.parse's (docs/inputs.md).
+        if (profile.split(/[+,\s]+/).includes('transcript')) {
+          // A transcript line with tool blocks and no call event: every block repeats one read before.
+          const ids = transcriptBlockIds(value);
+          if (ids.length > 0) {
+            const shown = [...new Set(ids.flatMap((id) => (typeof id === 'string' && checkCorrelationId('id', id).kind === 'valid' ? [id] : [])))];
+            return { state: 'repeat', kind: recordKind(value), profile, repeats: shown.slice(0, 20) };
+          }
+        }
         return { state: 'read', kind: recordKind(value), profile };
       }
     } finally {

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { trace, parseTarget } from '../src/trace/trace.js';
-import { fixture, runCli } from './helpers.js';
+import { fixture, runCli, writeCapture } from './helpers.js';
 
 const SEED = 'fixtures/seed-trace.jsonl';
 
@@ -115,5 +115,21 @@ describe('trace on a JSON-RPC batch line (several records share one path:line)',
     const r = await runCli(['trace', '"9"', file, '-f', 'json']);
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as { calls: Array<{ id: string }> }).calls.map((c) => c.id)).toEqual(['"9"']);
+  });
+});
+
+describe('trace on a request-log line that only resends calls read before', () => {
+  it('names the calls it repeats (line.state repeat) and how to trace them, not "read and ignored"', async () => {
+    const call = { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }] };
+    const tool = { role: 'tool', tool_call_id: 'call_1', content: 'sunny' };
+    const user = { role: 'user', content: 'weather?' };
+    const file = writeCapture([{ messages: [user, call, tool] }, { messages: [{ role: 'user', content: 'edited' }, call, tool] }], 'requests.jsonl');
+    const t = await runCli(['trace', `${file}:2`]);
+    expect(t.code).toBe(0);
+    expect(t.stdout).toContain('every tool call and result on the line was read before');
+    expect(t.stdout).toContain('trace it by its id: call_1');
+    const j = JSON.parse((await runCli(['trace', `${file}:2`, '-f', 'json'])).stdout) as { calls: unknown[]; line: { state: string; repeats: string[] } };
+    expect(j.calls).toEqual([]);
+    expect(j.line).toMatchObject({ state: 'repeat', repeats: ['call_1'] });
   });
 });

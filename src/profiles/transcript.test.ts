@@ -299,6 +299,57 @@ describe('transcript profile', () => {
     expect(r.records.transcript).toMatchObject({ repeatedBlocks: 2, messages: 2 });
   });
 
+  it('a tool call resent with its arguments in another key order or spacing is the same call: no second call, no orphan, no conflict', async () => {
+    const block = (input: object) => ({ type: 'tool_use', id: 'toolu_k', name: 'Bash', input });
+    const r = await analyzeLines([
+      { ...use('msg_1', 'toolu_k', 'Bash'), message: { id: 'msg_1', role: 'assistant', content: [block({ a: 1, b: { c: [1, { d: 2, e: 3 }], f: 'x' } })] } },
+      result('toolu_k'),
+      { ...use('msg_1', 'toolu_k', 'Bash'), message: { id: 'msg_1', role: 'assistant', content: [block({ b: { f: 'x', c: [1, { e: 3, d: 2 }] }, a: 1 })] } },
+    ]);
+    expect(channel(r)).toMatchObject({ requests: 1, terminals: 1, orphanRequests: 0 });
+    expect(r.records.transcript).toMatchObject({ repeatedBlocks: 1, conflictingRepeats: 0 });
+    // OpenAI `arguments` strings: compared by the JSON they hold when they parse, else as written.
+    const call = (args: string) => ({ role: 'assistant', content: null, tool_calls: [{ id: 'c2', type: 'function', function: { name: 'g', arguments: args } }] });
+    const oa = await analyzeLines([call('{"a":1,"b":[1,2]}'), call(' {"b": [1, 2], "a": 1.0}'), { role: 'tool', tool_call_id: 'c2', content: 'y' }]);
+    expect(channel(oa)).toMatchObject({ requests: 1, terminals: 1, orphanRequests: 0 });
+    expect(oa.records.transcript).toMatchObject({ repeatedBlocks: 1, conflictingRepeats: 0 });
+    // Other values, or text that is no JSON written otherwise, stay another call.
+    const other = await analyzeLines([call('{"a":1}'), call('{"a":2}'), call('not json'), call('not  json')]);
+    expect(other.records.transcript).toMatchObject({ toolCalls: 4, conflictingRepeats: 3 });
+  });
+
+  it('a tool call and its result first read on one request-log line have no latency (not 0): out of the percentiles and the zero-latency count, counted and noted', async () => {
+    const pairs: PairRecord[] = [];
+    const user = { role: 'user', content: 'weather?' };
+    const call = (id: string) => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'get_weather', arguments: '{}' } }] });
+    const tool = (id: string) => ({ role: 'tool', tool_call_id: id, content: 'sunny' });
+    const use = (id: string) => ({ role: 'assistant', content: [{ type: 'tool_use', id, name: 'get_weather', input: {} }] });
+    const res = (id: string) => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'sunny' }] });
+    const r = await analyzeLines(
+      [
+        { timestamp: '2026-01-01T00:00:00Z', messages: [user] },
+        // OpenAI chat: call_1 and its result first read together; call_2 first, its result a line later.
+        { timestamp: '2026-01-01T00:00:09Z', messages: [user, call('call_1'), tool('call_1'), call('call_2')] },
+        { timestamp: '2026-01-01T00:00:12Z', messages: [user, call('call_1'), tool('call_1'), call('call_2'), tool('call_2')] },
+        // Anthropic Messages: the same.
+        { timestamp: '2026-01-01T00:01:00Z', messages: [{ role: 'user', content: 'b' }, use('toolu_1'), res('toolu_1')] },
+      ],
+      { onPair: (p) => pairs.push(p) },
+    );
+    const ch = channel(r);
+    expect(ch).toMatchObject({ requests: 3, terminals: 3, orphanRequests: 0, zeroLatencies: 0 });
+    expect(pairs.map((p) => [p.request.id, p.latencyMs, p.terminal.time])).toEqual([
+      ['call_1', null, null],
+      ['call_2', 3000, Date.UTC(2026, 0, 1, 0, 0, 12)],
+      ['toolu_1', null, null],
+    ]);
+    expect(ch.latencyMs).toMatchObject({ count: 1, min: 3000, max: 3000 });
+    expect(r.records.transcript).toMatchObject({ sameLineResults: 2 });
+    expect(r.notes).toEqual([
+      'transcript: some tool calls and their results were first read on one line (a request log whose one line holds both; records.transcript.sameLineResults): that line’s time times neither, so those pairs have no latency',
+    ]);
+  });
+
   it('a tool_use id read again with another tool name is a call of its own, counted and noted at its line', async () => {
     const r = await analyzeLines([use('msg_1', 'toolu_a', 'Read'), result('toolu_a'), use('msg_2', 'toolu_a', 'Bash'), result('toolu_a')]);
     const ch = channel(r);

@@ -23,7 +23,8 @@
  * - a tool call is its id within a session (`sessionId`, the OpenHands file, else the run): a block
  *   whose id was read already (a split message's lines, a block written again later, a sub-agent
  *   block written once with `isSidechain` and once without, a request log's resent history) is the
- *   same call, counted once (`repeatedBlocks`, `repeatedHistory`), never a second call; its result
+ *   same call, counted once (`repeatedBlocks`, `repeatedHistory`), never a second call (arguments
+ *   compared as JSON values, `canonical`: key order and spacing carry no meaning); its result
  *   goes to the scope its call went to. The same id with another tool name or arguments (a result
  *   with another `is_error`) is a call of its own, counted and noted (`conflictingRepeats`);
  * - one API message written over several lines (one content block per line, the same
@@ -134,6 +135,12 @@ export interface TranscriptSummary {
   naiveTimes: number;
   /** Tool lines whose `timestamp` is there but no time: no latency for their calls. */
   unreadableTimes: number;
+  /**
+   * Tool results first read on the line that first holds their call (a request log line whose
+   * history holds both), on a line with a time: that time times neither, so the result carries no
+   * time and the pair no latency.
+   */
+  sameLineResults: number;
 }
 
 interface Block {
@@ -143,6 +150,8 @@ interface Block {
   tool: string | null;
   /** A call's arguments (`input`, `function.arguments`, `arguments`), as written. */
   args: unknown;
+  /** `args` is an OpenAI `arguments` string: JSON text, compared by what it parses to when it parses. */
+  argsText?: true;
   failed: boolean;
   /** The index of the block's message in a `{messages}` list (else 0). */
   at: number;
@@ -178,7 +187,7 @@ function messageBlocks(m: Record<string, unknown>, out: Block[], at = 0): void {
       const o = asObject(c);
       if (!o || o.id === undefined) continue;
       const fn = asObject(o.function);
-      out.push({ kind: 'call', id: o.id, idField: 'tool_calls[].id', tool: asString(fn?.name) ?? asString(o.name), args: fn !== null ? fn.arguments : o.arguments, failed: false, at });
+      out.push({ kind: 'call', id: o.id, idField: 'tool_calls[].id', tool: asString(fn?.name) ?? asString(o.name), args: fn !== null ? fn.arguments : o.arguments, argsText: true, failed: false, at });
     }
   }
   if (m.role === 'tool' && m.tool_call_id !== undefined) out.push({ kind: 'result', id: m.tool_call_id, idField: 'tool_call_id', tool: asString(m.name), args: undefined, failed: false, at });
@@ -191,7 +200,11 @@ const RESPONSES_OUTPUTS = new Set(['function_call_output', 'custom_tool_call_out
 function responsesItem(item: Record<string, unknown>, out: Block[]): void {
   const type = asString(item.type);
   if (type === null || item.call_id === undefined) return;
-  if (RESPONSES_CALLS.has(type)) out.push({ kind: 'call', id: item.call_id, idField: 'call_id', tool: asString(item.name), args: item.arguments ?? item.input, failed: false, at: 0 });
+  if (RESPONSES_CALLS.has(type)) {
+    // `function_call` arguments are JSON text; a `custom_tool_call` input is free text (compared as written).
+    if (item.arguments !== undefined && item.arguments !== null) out.push({ kind: 'call', id: item.call_id, idField: 'call_id', tool: asString(item.name), args: item.arguments, argsText: true, failed: false, at: 0 });
+    else out.push({ kind: 'call', id: item.call_id, idField: 'call_id', tool: asString(item.name), args: item.input, failed: false, at: 0 });
+  }
   else if (RESPONSES_OUTPUTS.has(type)) out.push({ kind: 'result', id: item.call_id, idField: 'call_id', tool: null, args: undefined, failed: false, at: 0 });
 }
 
@@ -273,7 +286,7 @@ function callPrint(b: Block): string {
 function print(b: Block): string {
   let args: string;
   try {
-    args = JSON.stringify(b.args) ?? '';
+    args = canonicalArgs(b);
   } catch {
     // Too deep to serialise: equal to nothing, so a repeat of it is said, never assumed.
     args = `\u0001${++unserialisable}`;
@@ -281,6 +294,84 @@ function print(b: Block): string {
   // Short ones as written; longer ones by their SHA-256 (never a weaker hash: it decides).
   const text = `${b.tool ?? ''}\u0000${args}`;
   return text.length <= 44 ? text : crypto().hash('sha256', text, 'base64');
+}
+
+/**
+ * A call's arguments as compared: JSON carries no meaning in key order, spacing or number spelling,
+ * so the same object resent with its keys in another order (`{"a":1,"b":2}`, `{"b":2,"a":1}`) or an
+ * OpenAI `arguments` string resent with other spacing (`{"a": 1}`, `{"a":1}`) is the same call.
+ * An `arguments` string that parses as JSON is compared by its value (tag `j`), one that does not
+ * by its text as written (tag `s`).
+ */
+function canonicalArgs(b: Block): string {
+  let v = b.args;
+  if (b.argsText === true && typeof v === 'string') {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      return `s${v}`;
+    }
+  }
+  return `j${canonical(v)}`;
+}
+
+/**
+ * A parsed JSON value written so that two values are equal exactly when their texts are: every
+ * object's keys sorted (code-unit order), strings as they are behind their length (no escaping to
+ * redo), numbers by their value. Not JSON: only compared (and hashed), never shown.
+ */
+export function canonical(v: unknown): string {
+  if (v === null) return 'n';
+  switch (typeof v) {
+    case 'string':
+      return `s${v.length}:${v}`;
+    case 'number':
+      return `d${v};`;
+    case 'boolean':
+      return v ? 't' : 'f';
+    case 'object':
+      break;
+    default:
+      return 'u';
+  }
+  if (Array.isArray(v)) {
+    let out = '[';
+    for (let i = 0; i < v.length; i++) out += v[i] === undefined ? 'n' : canonical(v[i]);
+    return out + ']';
+  }
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o).sort();
+  let out = '{';
+  for (const k of keys) {
+    const x = o[k];
+    if (x !== undefined) out += `s${k.length}:${k}${canonical(x)}`;
+  }
+  return out + '}';
+}
+
+/**
+ * The tool-call and result ids a transcript line holds (any shape the profile reads), in order:
+ * `trace` names them when the line yields no call event (every one of them a repeat).
+ */
+export function transcriptBlockIds(value: unknown): unknown[] {
+  const o = asObject(value);
+  if (o === null) return [];
+  const blocks: Block[] = [];
+  const wrapped = asObject(o.message);
+  if (wrapped !== null && isMessage(wrapped)) messageBlocks(wrapped, blocks);
+  else if (Array.isArray(o.messages)) {
+    for (const m of o.messages) {
+      const mo = asObject(m);
+      if (mo !== null && isMessage(mo)) messageBlocks(mo, blocks);
+    }
+  } else if (isMessage(o)) messageBlocks(o, blocks);
+  else if (o.tool_call_metadata !== undefined) agentEvent(o, blocks);
+  else {
+    const payload = asObject(o.payload);
+    if (payload !== null && o.type === 'response_item') responsesItem(payload, blocks);
+    else if (o.payload === undefined) responsesItem(o, blocks);
+  }
+  return blocks.map((b) => b.id);
 }
 
 export function transcriptProfile(opts: { conversationWindow?: number; callIdWindow?: number } = {}): Profile {
@@ -301,6 +392,7 @@ export function transcriptProfile(opts: { conversationWindow?: number; callIdWin
     beyondWindowAt: null,
     naiveTimes: 0,
     unreadableTimes: 0,
+    sameLineResults: 0,
   };
   /** Scopes an event went to (`scopes`). */
   const scopesSeen = new Set<string>();
@@ -430,6 +522,8 @@ export function transcriptProfile(opts: { conversationWindow?: number; callIdWin
           /** The messages of a `{messages}` line with a new block (by index), or whether this line had one. */
           let newAt = -1;
           let messages = 0;
+          /** Ids of the calls this line is the first to hold. */
+          let callsHere: Set<string> | null = null;
           for (const b of blocks) {
             const key = idKey(b.id);
             const seen = key === null ? undefined : ids.get(idSession, key);
@@ -447,7 +541,10 @@ export function transcriptProfile(opts: { conversationWindow?: number; callIdWin
                 conflict(loc);
               }
               // A call answered before it was read keeps its result: a later copy of the result is a repeat.
-              if (key !== null) ids.set(idSession, key, { scope, call: print!, failed: seen !== undefined && seen.call === null ? seen.failed : null });
+              if (key !== null) {
+                ids.set(idSession, key, { scope, call: print!, failed: seen !== undefined && seen.call === null ? seen.failed : null });
+                (callsHere ??= new Set()).add(key);
+              }
               sum.toolCalls++;
               const attrs: CallAttrs = { kind: 'tool call', tool: b.tool };
               ctx.emit(makeEvent(TRANSCRIPT_CHANNEL, { role: 'request', scope, id: { field: b.idField, value: b.id }, sig: [b.tool], time, caller, attrs, loc, orphanNote: NOTE_NO_TOOL_RESULT }, ctx));
@@ -470,8 +567,11 @@ export function transcriptProfile(opts: { conversationWindow?: number; callIdWin
               }
               sum.toolResults++;
               if (b.failed) sum.errorResults++;
+              // Read on the line its call was first read on: the line's time is not when either happened.
+              const untimed = time !== null && callsHere !== null && callsHere.has(key!);
+              if (untimed) sum.sameLineResults++;
               const attrs: CallAttrs = { kind: 'tool result', tool: b.tool, status: b.failed ? 'error' : 'ok', error: b.failed ? 'is_error' : null, durationMs: null };
-              ctx.emit(makeEvent(TRANSCRIPT_CHANNEL, { role: 'terminal', scope: at, id: { field: b.idField, value: b.id }, sig: [b.tool], time, caller, attrs, loc }, ctx));
+              ctx.emit(makeEvent(TRANSCRIPT_CHANNEL, { role: 'terminal', scope: at, id: { field: b.idField, value: b.id }, sig: [b.tool], time: untimed ? null : time, caller, attrs, loc }, ctx));
               scopesSeen.add(at);
             }
             // Messages with a new block: in a `{messages}` list each such message, else the line's.
@@ -502,6 +602,7 @@ export function transcriptProfile(opts: { conversationWindow?: number; callIdWin
       if (sum.unreadableTimes > 0) out.push('transcript-unreadable-times');
       if (sum.beyondWindow > 0) out.push('transcript-beyond-window');
       if (sum.conflictingRepeats > 0) out.push('transcript-conflicting-repeats');
+      if (sum.sameLineResults > 0) out.push('transcript-same-line-results');
       return out;
     },
   };

@@ -21,6 +21,8 @@ export const NOTE_TEXT = {
     'transcript: some request-log lines repeat no tool-call id still remembered, read after the window of ids had forgotten some (records.transcript.beyondWindow, first at beyondWindowAt): they may continue a forgotten conversation, their history’s tool calls then counted again',
   'transcript-conflicting-repeats':
     'transcript: some tool-call ids were read again with another tool name or arguments, or a result again with another is_error (records.transcript.conflictingRepeats, first at conflictingRepeatsAt): each was read as a call or result of its own, not as a repeat',
+  'transcript-same-line-results':
+    'transcript: some tool calls and their results were first read on one line (a request log whose one line holds both; records.transcript.sameLineResults): that line’s time times neither, so those pairs have no latency',
   'transcript-unreadable-times': 'transcript: some timestamps could not be read (records.transcript.unreadableTimes): their calls have no latency',
   'custom-naive-times': 'custom: times without a zone (naive ISO 8601) were read as UTC',
   'custom-unreadable-times': 'custom: some time fields could not be read with the profile’s time format (records.<profile>.unreadableTimes); an epoch number needs "unit"',

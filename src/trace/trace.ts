@@ -11,6 +11,7 @@ import { shownId, type CallEvent, type CallSide, type ChannelSpec, type Confiden
 import type { Finding } from '../report/findings.js';
 import { findingMessage } from '../report/messages.js';
 import { checkCorrelationId } from '../profiles/ids.js';
+import { transcriptBlockIds } from '../profiles/transcript.js';
 import { InputUsageError } from '../input/sources.js';
 import { VERSION } from '../version.js';
 import { pointerLines } from '../input/documents.js';
@@ -114,7 +115,7 @@ export interface TraceReport {
  * other pointers only (`pointers`: the first 20 of them).
  */
 export interface TraceLine {
-  state: 'read' | 'blank' | 'malformed' | 'unparsed' | 'document' | 'absent' | 'pointer';
+  state: 'read' | 'blank' | 'malformed' | 'unparsed' | 'document' | 'absent' | 'pointer' | 'repeat';
   kind: string | null;
   profile: string | null;
   outcome?: ProbedRecord['outcome'];
@@ -122,6 +123,8 @@ export interface TraceLine {
   lines?: number;
   pointers?: string[];
   record?: { line: number; end: number } | null;
+  /** `repeat`: a transcript line whose tool calls and results were all read before (the first 20 ids that have a display form). */
+  repeats?: string[];
 }
 
 export interface TraceOptions extends AnalyzeOptions {
@@ -524,6 +527,14 @@ async function describeLine(file: string, n: number, profile: string, reason: st
           json = false;
         }
         if (reason !== null) return { state: 'malformed', kind: json ? recordKind(value) : null, profile, reason };
+        if (json && profile.split(/[+,\s]+/).includes('transcript')) {
+          // A transcript line with tool blocks and no call event: every block repeats one read before.
+          const ids = transcriptBlockIds(value);
+          if (ids.length > 0) {
+            const shown = [...new Set(ids.flatMap((id) => (typeof id === 'string' && checkCorrelationId('id', id).kind === 'valid' ? [id] : [])))];
+            return { state: 'repeat', kind: recordKind(value), profile, repeats: shown.slice(0, 20) };
+          }
+        }
         // A document record starting on this line that spans lines (or that a profile used: its
         // calls are at other lines), or a line of a document in no record read whole.
         if (at && (at.end > at.line || at.outcome === 'used')) return { state: 'document', kind: recordKind(at.value), profile, outcome: at.outcome, record: { line: at.line, end: at.end } };

@@ -62,6 +62,8 @@ function lineText(target: TraceReport['target'], l: NonNullable<TraceReport['lin
         : `No call at ${at}: the line is not JSON, but no needle or kind key of profile ${safeText(l.profile ?? '', 60)} is on it: skipped without JSON.parse, counted as ignored and unparsed (with --validate-all, a MALFORMED_LINE finding).`;
     case 'absent':
       return `No call at ${at}: the file has ${l.lines ?? 0} line(s).`;
+    case 'repeat':
+      return `No call at ${at}: every tool call and result on the line was read before (records.transcript.repeatedHistory, repeatedBlocks): the same call${(l.repeats ?? []).length > 0 ? `; trace it by its id: ${(l.repeats ?? []).map((id) => safeText(id, 130)).join(', ')}` : ''}.`;
     case 'pointer':
       return `No call at ${at}: the line's call events are at ${(l.pointers ?? []).map((p) => safeText(p, 200)).join(', ')}.`;
   }

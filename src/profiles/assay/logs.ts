@@ -25,10 +25,14 @@ export function readCall(run: AssayRun, obj: Record<string, unknown>, loc: Loc, 
   }
   const hasId = Object.prototype.hasOwnProperty.call(obj, 'id');
   const id = hasId ? obj.id : undefined;
-  if (typeof id === 'string' && id.startsWith(RESERVED_ID_PREFIX)) return 'establish';
   const params = asObject(obj.params);
   const meta = asObject(params?.['_meta']);
   const raw = meta && Object.prototype.hasOwnProperty.call(meta, run.key) ? meta[run.key] : undefined;
+  // The reserved id prefix: the proxy refuses a caller's tools/call under it (no record, not
+  // forwarded), and its own establish traffic is tools/list. So only a caller call under it that
+  // carries no correlation id is skipped; one with a correlation id, and every upstream
+  // tools/call, is audited like any other (docs/assay.md).
+  if (typeof id === 'string' && id.startsWith(RESERVED_ID_PREFIX) && channel === DECISION_CHANNEL.name && raw === undefined) return 'establish';
   const c = checkId('correlation', run.keyField, raw);
   let corrId: IdKey | null = null;
   if (c.kind === 'valid') corrId = c.key;
@@ -126,11 +130,7 @@ export function upstreamHandler(run: AssayRun, ctx: ProfileContext): RecordHandl
       if (pre !== null) return pre;
       const obj = value as Record<string, unknown>;
       const call = readCall(run, obj, loc, 'delivery', ctx);
-      if (call === 'establish') {
-        run.establishSkipped++;
-        return 'ignored';
-      }
-      if (!call) return 'ignored';
+      if (!call || call === 'establish') return 'ignored';
       run.upstreamCalls++;
       if (!run.deliveryEval) return 'ignored';
       // A JSON-RPC id can only meet an id chained through a decision pair: without the caller

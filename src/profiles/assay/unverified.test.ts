@@ -262,3 +262,23 @@ describe('the opt-out is explicit', () => {
     expect(r.gate.passed).toBe(true);
   });
 });
+
+describe('the reserved assay-establish- id prefix hides no delivery', () => {
+  it('an upstream tools/call under an assay-establish- id carrying a deny’s correlation id: DENIED_BUT_DELIVERED, the gate fails', async () => {
+    const { r, a } = await audit(
+      [deny('github.delete_repo', 'corr-1'), allow('misc.ok', 'corr-2')],
+      [call('"assay-establish-9"', 'github.delete_repo', 'corr-1'), call(2, 'misc.ok', 'corr-2')],
+      [call('"assay-establish-9"', 'github.delete_repo', 'corr-1'), call(2, 'misc.ok', 'corr-2')],
+    );
+    expect(r.findingCounts.DENIED_BUT_DELIVERED).toBe(1);
+    expect(a.calls).toEqual({ caller: 2, upstream: 2, establishSkipped: 0 });
+    expect(r.gate.passed).toBe(false);
+  });
+
+  it('an upstream of only assay-establish- tools/calls without a correlation id: each an arrival (UNRECORDED_DELIVERY), never a silent pass', async () => {
+    const { r, a } = await audit([deny('t', 'c1')], [call('"assay-establish-1"', 't')], [call('"assay-establish-1"', 't')]);
+    expect(a.calls).toEqual({ caller: 0, upstream: 1, establishSkipped: 1 });
+    expect(r.findingCounts.UNRECORDED_DELIVERY).toBe(1);
+    expect(r.gate.passed).toBe(false);
+  });
+});

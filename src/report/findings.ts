@@ -178,6 +178,7 @@ export const UNVERIFIED_CAUSES = [
   'ambiguous-pairing',
   'no-json-rpc',
   'method-spelling',
+  'keyless-arrival',
 ] as const;
 export type UnverifiedCause = (typeof UNVERIFIED_CAUSES)[number];
 

@@ -134,6 +134,8 @@ function unverifiedText(d: FindingDataMap['DELIVERY_UNVERIFIED']): string {
       return `${d.count} deny record(s) without a correlation id were paired with a caller call only by order (across files, or among several candidates): which call was denied is not known`;
     case 'method-spelling':
       return `${d.count} upstream line(s)${where} tools/call-shaped under another method spelling (e.g. TOOLS/CALL, "tools/call "): not read as arrivals, but a lenient server may have run them`;
+    case 'keyless-arrival':
+      return `${d.count} upstream arrival(s)${where} with no key were paired with an allow by tool name alone while a deny record of that tool saw no arrival: which call arrived is not known`;
     case 'no-json-rpc':
       return `--${d.reason ?? 'upstream'} log${where} holds no JSON-RPC message: that side of the audit is missing`;
   }

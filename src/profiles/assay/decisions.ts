@@ -156,6 +156,9 @@ function decisionRecord(run: AssayRun, ctx: ProfileContext): (top: Record<string
         for (const k of keys) if (!rememberBounded(run.denyKeys, k, entry, run.window)) run.unverify('window', loc, { window: 'deny-keys', bound: run.window });
         // An arrival no id identifies may be this call (delivery.ts): remembered by its tool.
         if (keys.length === 0 && !run.uncheckedDenies.push(sigTool ?? '', entry)) run.unverify('window', loc, { window: 'denies-without-key', bound: run.window });
+        // A key-less arrival of its tool may be this call too (delivery.ts judgeSuspects).
+        if (keys.length > 0 && !run.keyedDenies.push(sigTool ?? '', entry)) run.unverify('window', loc, { window: 'deny-tools', bound: run.window });
+        run.addDenyTool(sigTool ?? '');
       }
     }
     return 'used';

@@ -156,9 +156,9 @@ export function upstreamHandler(run: AssayRun, ctx: ProfileContext): RecordHandl
       if (pair) {
         run.allowArrived++;
         // Paired with an allow, yet a deny could explain it: its key is also a deny record's, or it
-        // has none (with the caller log, where a deny without a key is a call no id identifies).
-        // Judged at the end, when every arrival has been seen (delivery.ts judgeSuspects).
-        const suspect = key !== null ? run.denyKeys.has(key) : run.decisionEval && run.uncheckedDenies.size > 0;
+        // has none and a deny record of its tool exists (the arrival may be that call, its key
+        // stripped). Judged at the end, when every arrival has been seen (delivery.ts judgeSuspects).
+        const suspect = key !== null ? run.denyKeys.has(key) : (run.decisionEval && run.uncheckedDenies.size > 0) || run.deniesTool(call.tool ?? '');
         if (suspect) {
           if (run.suspects.length < run.window) run.suspects.push({ loc, key, tool: call.tool ?? '' });
           else run.unverify('window', loc, { window: 'suspects', bound: run.window });

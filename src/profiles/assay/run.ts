@@ -66,6 +66,11 @@ export class AssayRun {
   readonly denyKeys = new Map<string, DenyEntry>();
   /** Deny records no key recognises, by sanitised tool name (bounded by `window` in all). */
   readonly uncheckedDenies: TakeLists<DenyEntry>;
+  /** Deny records a key recognises, by sanitised tool name (bounded by `window` in all): a key-less arrival of their tool may be one. */
+  readonly keyedDenies: TakeLists<DenyEntry>;
+  /** Sanitised tool names of deny records (at most `window`; past it every tool counts as denied). */
+  readonly denyTools = new Set<string>();
+  denyToolsFull = false;
   /** Paired arrivals a deny record could explain, judged at the end (bounded by `window`). */
   readonly suspects: Suspect[] = [];
   allowRecords = 0;
@@ -94,6 +99,19 @@ export class AssayRun {
     this.decisionAcrossFiles = capture > 1 || (files.caller ?? 0) > 1;
     this.deliveryAcrossFiles = capture > 1 || (files.upstream ?? 0) > 1;
     this.uncheckedDenies = new TakeLists<DenyEntry>(this.window, (e) => e.arrived);
+    this.keyedDenies = new TakeLists<DenyEntry>(this.window, (e) => e.arrived);
+  }
+
+  /** Remembers that a deny record of `tool` (sanitised) exists. */
+  addDenyTool(tool: string): void {
+    if (this.denyTools.has(tool)) return;
+    if (this.denyTools.size < this.window) this.denyTools.add(tool);
+    else this.denyToolsFull = true;
+  }
+
+  /** Could a deny record be of `tool`? (Unknown past the bound: yes.) */
+  deniesTool(tool: string): boolean {
+    return this.denyToolsFull || this.denyTools.has(tool);
   }
 
   countTool(tool: string | null): void {

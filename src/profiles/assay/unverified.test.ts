@@ -282,3 +282,21 @@ describe('the reserved assay-establish- id prefix hides no delivery', () => {
     expect(r.gate.passed).toBe(false);
   });
 });
+
+describe('a key-less arrival is never taken by an allow on its tool alone while a deny of that tool could explain it', () => {
+  const decisions = [deny('X', 'c1'), allow('X', 'c2')];
+  const noKey = '{"jsonrpc":"2.0","method":"tools/call","params":{"name":"X","arguments":{"target":"prod"}}}';
+  it('with the caller log: an arrival with no id and no _meta is DELIVERY_UNVERIFIED (keyless-arrival), the gate fails', async () => {
+    const { r } = await audit(decisions, [call(1, 'X', 'c1'), call(2, 'X', 'c2')], [noKey]);
+    failsClosed(r, 'keyless-arrival');
+  });
+  it('without the caller log: an arrival with an id but no _meta is DELIVERY_UNVERIFIED (keyless-arrival), located at the arrival', async () => {
+    const { r } = await audit(decisions, null, [call(1, 'X')]);
+    failsClosed(r, 'keyless-arrival');
+    expect(unverified(r).find((f) => f.data.cause === 'keyless-arrival')!.locations.map(base)).toEqual(['u.jsonl:1']);
+  });
+  it('no deny of that tool: the key-less arrival pairs with the allow and the audit is verified', async () => {
+    const { r } = await audit([deny('Y', 'c1'), allow('X', 'c2')], null, [call(1, 'X')]);
+    expect(causes(r)).toEqual([]);
+  });
+});

@@ -13,14 +13,25 @@ import { CALLER_LOG, NOTE_NO_DECISION_RECORD, RESERVED_ID_PREFIX, RUN_SCOPE, UPS
 import { checkJsonRpcId, producerToolName, rpcKeyOf, type RpcCall } from './rpc.js';
 import type { AssayRun } from './run.js';
 
+/**
+ * Is `method` `tools/call` under another spelling: once every blank, control and format character
+ * (a NUL a C string stops at, a zero-width space) is removed, the same letters in any case?
+ */
+export function isOtherToolsCallSpelling(method: unknown): boolean {
+  return typeof method === 'string' && method !== 'tools/call' && method.replace(/[\s\p{Cc}\p{Cf}]/gu, '').toLowerCase() === 'tools/call';
+}
+
+/** A tools/call-shaped message under another method spelling: counted, noted, and on the upstream the audit fails closed. */
+function otherSpelling(run: AssayRun, loc: Loc, channel: string): void {
+  if (run.methodSpellings++ === 0) run.methodSpellingFirst = loc;
+  // On the upstream side such a line may still be a delivery (a lenient server): fail closed.
+  if (channel === DELIVERY_CHANNEL.name) run.unverify('method-spelling', loc, { path: loc.path });
+}
+
 export function readCall(run: AssayRun, obj: Record<string, unknown>, loc: Loc, channel: string, ctx: ProfileContext): RpcCall | 'establish' | null {
   if (obj.method !== 'tools/call') {
-    // JSON-RPC methods are exact: another spelling (case, blanks around it) is no call, but it is said (a note).
-    if (typeof obj.method === 'string' && obj.method.trim().toLowerCase() === 'tools/call') {
-      if (run.methodSpellings++ === 0) run.methodSpellingFirst = loc;
-      // On the upstream side such a line may still be a delivery (a lenient server): fail closed.
-      if (channel === DELIVERY_CHANNEL.name) run.unverify('method-spelling', loc, { path: loc.path });
-    }
+    // JSON-RPC methods are exact: another spelling (case, blanks or control characters) is no call, but it is said (a note).
+    if (isOtherToolsCallSpelling(obj.method)) otherSpelling(run, loc, channel);
     return null;
   }
   const hasId = Object.prototype.hasOwnProperty.call(obj, 'id');
@@ -57,6 +68,7 @@ export function unreadLine(run: AssayRun): (loc: Loc, reason: string) => void {
 function preRead(run: AssayRun, value: unknown, loc: Loc, role: 'caller' | 'upstream'): RecordOutcome | null {
   if (Array.isArray(value)) {
     if (value.some((m) => asObject(m)?.method === 'tools/call')) run.unverify('unread-line', loc, { path: loc.path, reason: 'batch' });
+    if (value.some((m) => isOtherToolsCallSpelling(asObject(m)?.method))) otherSpelling(run, loc, role === 'upstream' ? DELIVERY_CHANNEL.name : DECISION_CHANNEL.name);
     return 'ignored';
   }
   const obj = asObject(value);

@@ -131,7 +131,7 @@ function unverifiedText(d: FindingDataMap['DELIVERY_UNVERIFIED']): string {
     case 'caller-log-empty':
       return `the caller log${where} holds no tools/call: decision records without a correlation id cannot be chained to arrivals`;
     case 'ambiguous-pairing':
-      return `${d.count} deny record(s) without a correlation id were paired with a caller call only by order (across files, or among several candidates): which call was denied is not known`;
+      return `${d.count} decision record(s) without a correlation id were paired with a caller call only by order (across files, or among several candidates of a tool both allowed and denied): which call was denied is not known`;
     case 'method-spelling':
       return `${d.count} upstream line(s)${where} tools/call-shaped under another method spelling (e.g. TOOLS/CALL, "tools/call "): not read as arrivals, but a lenient server may have run them`;
     case 'keyless-arrival':

@@ -300,3 +300,19 @@ describe('a key-less arrival is never taken by an allow on its tool alone while 
     expect(causes(r)).toEqual([]);
   });
 });
+
+describe('a decision record paired with its call only by order among several calls of its tool fails closed when that tool is both allowed and denied', () => {
+  it('no correlation ids, two calls of one tool open, an allow then a deny: DELIVERY_UNVERIFIED (ambiguous-pairing) at the allow, the gate fails', async () => {
+    const { r } = await audit([allow('github.delete_repo'), deny('github.delete_repo')], [call(1, 'github.delete_repo'), call(2, 'github.delete_repo')], [call(1, 'github.delete_repo')]);
+    failsClosed(r, 'ambiguous-pairing');
+    expect(unverified(r).find((f) => f.data.cause === 'ambiguous-pairing')!.locations.map(base)).toEqual(['d.ndjson:1']);
+  });
+  it('a deny then an allow: the same', async () => {
+    const { r } = await audit([deny('t'), allow('t')], [call(1, 't'), call(2, 't')], [call(2, 't')]);
+    failsClosed(r, 'ambiguous-pairing');
+  });
+  it('two allows of one tool open at once and no deny of it: verified', async () => {
+    const { r } = await audit([allow('t'), allow('t'), deny('u')], [call(1, 't'), call(2, 't'), call(3, 'u')], [call(1, 't'), call(2, 't')]);
+    expect(causes(r)).toEqual([]);
+  });
+});

@@ -179,6 +179,7 @@ export const UNVERIFIED_CAUSES = [
   'no-json-rpc',
   'method-spelling',
   'keyless-arrival',
+  'key-case',
 ] as const;
 export type UnverifiedCause = (typeof UNVERIFIED_CAUSES)[number];
 

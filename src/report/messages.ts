@@ -136,6 +136,8 @@ function unverifiedText(d: FindingDataMap['DELIVERY_UNVERIFIED']): string {
       return `${d.count} upstream line(s)${where} tools/call-shaped under another method spelling (e.g. TOOLS/CALL, "tools/call "): not read as arrivals, but a lenient server may have run them`;
     case 'keyless-arrival':
       return `${d.count} upstream arrival(s)${where} with no key were paired with an allow by tool name alone while a deny record of that tool saw no arrival: which call arrived is not known`;
+    case 'key-case':
+      return `${d.count} JSON-RPC line(s)${where} hold a key the audit reads under another letter case (e.g. "Params", "Method"): a decoder matching keys case-insensitively (Go's encoding/json) may have read another call`;
     case 'no-json-rpc':
       return `--${d.reason ?? 'upstream'} log${where} holds no JSON-RPC message: that side of the audit is missing`;
   }

@@ -81,13 +81,13 @@ function preRead(run: AssayRun, value: unknown, loc: Loc, role: 'caller' | 'upst
 }
 
 export function callerHandler(run: AssayRun, ctx: ProfileContext): RecordHandler {
-  const repeated = duplicateKey(DECISION_CHANNEL.name, ctx);
+  const repeated = duplicateKey(DECISION_CHANNEL.name, ctx, run);
   const keys = assayUnique('rpc', run.key).keys;
   return {
     unread: unreadLine(run),
     repeatedKey: repeated,
     record(value: unknown, loc: Loc, _raw: Buffer | null, _digest?: string, doc?: Buffer): RecordOutcome {
-      checkDocumentRecord(doc, keys, loc, repeated);
+      checkDocumentRecord(doc, keys, loc, repeated, true);
       const pre = preRead(run, value, loc, 'caller');
       if (pre !== null) return pre;
       const obj = value as Record<string, unknown>;
@@ -131,13 +131,13 @@ export function callerHandler(run: AssayRun, ctx: ProfileContext): RecordHandler
 }
 
 export function upstreamHandler(run: AssayRun, ctx: ProfileContext): RecordHandler {
-  const repeated = duplicateKey(DELIVERY_CHANNEL.name, ctx);
+  const repeated = duplicateKey(DELIVERY_CHANNEL.name, ctx, run);
   const keys = assayUnique('rpc', run.key).keys;
   return {
     unread: unreadLine(run),
     repeatedKey: repeated,
     record(value: unknown, loc: Loc, _raw: Buffer | null, _digest?: string, doc?: Buffer): RecordOutcome {
-      checkDocumentRecord(doc, keys, loc, repeated);
+      checkDocumentRecord(doc, keys, loc, repeated, true);
       const pre = preRead(run, value, loc, 'upstream');
       if (pre !== null) return pre;
       const obj = value as Record<string, unknown>;

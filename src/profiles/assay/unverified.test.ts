@@ -316,3 +316,29 @@ describe('a decision record paired with its call only by order among several cal
     expect(causes(r)).toEqual([]);
   });
 });
+
+describe('a JSON-RPC key the audit reads, under another letter case, fails closed (a case-insensitive decoder reads it)', () => {
+  const decisions = [deny('github.delete_repo', 'corr-1'), allow('misc.ok', 'corr-2')];
+  const caller = [call(1, 'github.delete_repo', 'corr-1'), call(2, 'misc.ok', 'corr-2')];
+  const cases = [
+    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"misc.ok","arguments":{},"_meta":{"assay.correlation_id":"corr-2"}},"Params":{"name":"github.delete_repo","arguments":{},"_meta":{"assay.correlation_id":"corr-1"}}}',
+    '{"jsonrpc":"2.0","id":1,"method":"tools/list","Method":"tools/call","params":{"name":"github.delete_repo","arguments":{},"_meta":{"assay.correlation_id":"corr-1"}}}',
+    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"misc.ok","NAME":"github.delete_repo","arguments":{},"_meta":{"assay.correlation_id":"corr-2"}}}',
+    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"misc.ok","arguments":{},"_meta":{"assay.correlation_id":"corr-2","Assay.Correlation_ID":"corr-1"}}}',
+    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"misc.ok","arguments":{},"paramſ":1,"_meta":{"assay.correlation_id":"corr-2"}},"paramſ":{"name":"github.delete_repo"}}',
+  ];
+  for (const line of cases) {
+    it(`upstream ${line.slice(40, 110)}…: DUPLICATE_KEY and DELIVERY_UNVERIFIED (key-case), in both readings`, async () => {
+      for (const validateAll of [false, true]) {
+        const { r } = await audit(decisions, caller, [line, call(2, 'misc.ok', 'corr-2')], { validateAll });
+        failsClosed(r, 'key-case');
+        expect(r.findingCounts.DUPLICATE_KEY).toBeGreaterThanOrEqual(1);
+      }
+    });
+  }
+  it('keys of other objects under any case (arguments’ own keys, "Result") are no finding', async () => {
+    const { r } = await audit(decisions, caller, ['{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"misc.ok","arguments":{"Name":1,"ID":2},"_meta":{"assay.correlation_id":"corr-2"}},"Result":1}']);
+    expect(causes(r)).toEqual([]);
+    expect(r.findingCounts.DUPLICATE_KEY).toBeUndefined();
+  });
+});

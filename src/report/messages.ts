@@ -11,6 +11,7 @@ import { beforeEndText } from '../formatters/duration.js';
 
 /** ` for CALLER`, or what an unstated caller means: the terminal's record has no caller field (docs/inputs.md). */
 function forCaller(caller: string): string {
+  if (caller === '') return '';
   return caller === UNSTATED_CALLER ? ' (its record states no caller)' : ` for ${caller}`;
 }
 

@@ -342,3 +342,14 @@ describe('a JSON-RPC key the audit reads, under another letter case, fails close
     expect(r.findingCounts.DUPLICATE_KEY).toBeUndefined();
   });
 });
+
+describe('finding messages name no empty caller', () => {
+  it('a decision record with no caller id whose correlation id no caller call has: the ORPHAN_RESPONSE message has no empty "for"', async () => {
+    const d = deny('t', 'c9');
+    delete (d as { caller?: unknown }).caller;
+    const { r } = await audit([d], [call(1, 't', 'c1')], [call(2, 'u')]);
+    const o = r.findings.filter((f) => f.code === 'ORPHAN_RESPONSE' && f.channel === 'decision');
+    expect(o.length).toBe(1);
+    expect(o[0]!.message).toBe('assay.enforcement_decision.v0 carries an id no open request has');
+  });
+});

@@ -40,9 +40,10 @@ export interface ClassifyRule {
   /**
    * Keys (a tree, as `KeepSpec.tree`) that the profile reports when one object of a line holds
    * them twice (`RecordHandler.repeatedKey`): checked on every line that holds one of `needles`
-   * or an escape, whatever the mode (exact.ts).
+   * or an escape, whatever the mode (exact.ts). `foldCase`: a key of the tree under another
+   * letter case is reported too (exact.ts `repeatedKey`).
    */
-  unique?: { keys: KeepTree; needles: readonly string[] };
+  unique?: { keys: KeepTree; needles: readonly string[]; foldCase?: boolean };
 }
 
 export const SKIP = 0;

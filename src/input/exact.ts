@@ -101,10 +101,11 @@ const PROBE = 6;
  * The first key of `tree` that one object of the line `s..e` holds twice — keys compared decoded,
  * as JSON.parse compares them; nested objects are looked into where `tree` has a subtree — as a
  * dotted path (`params.name`), or null. Null too for a line that is not one object: call it on
- * lines JSON.parse accepted.
+ * lines JSON.parse accepted. `foldCase`: a key of `tree` under another letter case (`Params`,
+ * which a case-insensitive decoder reads as `params`) is reported too, as its own spelling.
  */
-export function repeatedKey(buf: Buffer, s: number, e: number, tree: KeepTree): string | null {
-  const r = scanObject(buf, s, e, planOf(tree), '');
+export function repeatedKey(buf: Buffer, s: number, e: number, tree: KeepTree, foldCase = false): string | null {
+  const r = scanObject(buf, s, e, planOf(tree), '', foldCase);
   return typeof r === 'string' ? r : null;
 }
 
@@ -115,6 +116,50 @@ interface KeyPlan {
   subs: Array<true | KeyPlan>;
   /** Every key is ASCII: a key with a byte >= 0x80 is none of them without decoding. */
   ascii: boolean;
+  /** The names case-folded (`foldKey`). */
+  folded: string[];
+}
+
+/** A key as a case-insensitive decoder (Go's encoding/json) compares it: upper then lower case folds `ſ` and `K` too. */
+function foldKey(k: string): string {
+  return k.toUpperCase().toLowerCase();
+}
+
+/**
+ * The key string `ks..ke` when it is a key of `plan` under another letter case (a decoder matching
+ * keys case-insensitively reads it as that key), else null.
+ */
+function caseVariant(buf: Buffer, ks: number, ke: number, plan: KeyPlan): string | null {
+  let plain = true;
+  for (let x = ks + 1; x < ke - 1; x++) {
+    const c = buf[x]!;
+    if (c === BSLASH || c >= 0x80) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) {
+    const n = ke - ks - 2;
+    for (const kb of plan.bytes) {
+      if (kb.length !== n) continue;
+      let j = 0;
+      while (j < n && lower(buf[ks + 1 + j]!) === lower(kb[j]!)) j++;
+      if (j === n) return buf.toString('latin1', ks + 1, ke - 1);
+    }
+    return null;
+  }
+  let key: string;
+  try {
+    key = JSON.parse(buf.toString('utf8', ks, ke)) as string;
+  } catch {
+    return null;
+  }
+  const i = plan.folded.indexOf(foldKey(key));
+  return i >= 0 && plan.names[i] !== key ? key : null;
+}
+
+function lower(c: number): number {
+  return c >= 0x41 && c <= 0x5a ? c + 32 : c;
 }
 
 const plans = new WeakMap<KeepTree, KeyPlan>();
@@ -128,6 +173,7 @@ function planOf(tree: KeepTree): KeyPlan {
       names,
       subs: names.map((k) => (tree[k] === true ? true : planOf(tree[k] as KeepTree))),
       ascii: names.every((k) => !/[^\u0000-\u007f]/.test(k)),
+      folded: names.map(foldKey),
     };
     plans.set(tree, p);
   }
@@ -172,7 +218,7 @@ function keyIndex(buf: Buffer, ks: number, ke: number, plan: KeyPlan): number {
 }
 
 /** A repeated key's path, or where the object at `i` ends, or -1 when it does not scan. */
-function scanObject(buf: Buffer, i: number, e: number, plan: KeyPlan, prefix: string): string | number {
+function scanObject(buf: Buffer, i: number, e: number, plan: KeyPlan, prefix: string, foldCase: boolean): string | number {
   if (buf[i] !== LBRACE) return -1;
   // The plan's keys seen in this object, by index.
   const seen = new Uint8Array(plan.names.length);
@@ -186,6 +232,10 @@ function scanObject(buf: Buffer, i: number, e: number, plan: KeyPlan, prefix: st
     if (ke < 0) return -1;
     const k = keyIndex(buf, i, ke, plan);
     if (k === -2) return -1;
+    if (k === -1 && foldCase) {
+      const v = caseVariant(buf, i, ke, plan);
+      if (v !== null) return prefix + v;
+    }
     i = ke;
     while (i < e && isWs(buf[i]!)) i++;
     if (i >= e || buf[i] !== COLON) return -1;
@@ -198,7 +248,7 @@ function scanObject(buf: Buffer, i: number, e: number, plan: KeyPlan, prefix: st
     }
     const sub = k >= 0 ? plan.subs[k]! : true;
     if (sub !== true && buf[i] === LBRACE) {
-      const r = scanObject(buf, i, e, sub, `${prefix}${plan.names[k]!}.`);
+      const r = scanObject(buf, i, e, sub, `${prefix}${plan.names[k]!}.`, foldCase);
       if (typeof r === 'string' || r < 0) return r;
       i = r;
     } else {

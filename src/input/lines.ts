@@ -296,7 +296,7 @@ export class LineEvaluator {
   /** The classifier's wanted keys, searched again after a SKIP verdict. */
   private readonly keysAgain: ChunkSearch;
   /** Per profile declaring `unique` keys: its tree, and the needles that make a line one to check. */
-  private readonly unique: Array<{ profile: string; keys: KeepTree; needles: ChunkSearch }>;
+  private readonly unique: Array<{ profile: string; keys: KeepTree; needles: ChunkSearch; foldCase: boolean }>;
 
   constructor(
     needles: readonly Buffer[],
@@ -317,7 +317,7 @@ export class LineEvaluator {
     this.escapes = new ChunkSearch(escapePatterns(strings));
     this.keysAgain = new ChunkSearch(this.cls ? this.cls.keyTokens() : [], true);
     this.unique = rules.flatMap((r) =>
-      r.unique && !r.unknown ? [{ profile: r.profile, keys: r.unique.keys, needles: new ChunkSearch(r.unique.needles.map((n) => Buffer.from(n, 'utf8'))) }] : [],
+      r.unique && !r.unknown ? [{ profile: r.profile, keys: r.unique.keys, needles: new ChunkSearch(r.unique.needles.map((n) => Buffer.from(n, 'utf8'))), foldCase: r.unique.foldCase === true }] : [],
     );
     // A line the first handler's rule claims reaches that handler first, and it claims it: its own
     // pruning is enough (and lets parseKept skip decoding what it never reads, e.g. `data.raw`).
@@ -380,7 +380,7 @@ export class LineEvaluator {
       const esc = this.escapes.has(buf, s, e, inChunk);
       for (const u of this.unique) {
         if (!esc && !u.needles.has(buf, s, e, inChunk)) continue;
-        const k = repeatedKey(buf, s, e, u.keys);
+        const k = repeatedKey(buf, s, e, u.keys, u.foldCase);
         if (k !== null) this.sink.repeatedKey?.(n, u.profile, k, bytes);
       }
     }

@@ -178,6 +178,8 @@ export const UNVERIFIED_CAUSES = [
   'ambiguous-pairing',
   'no-json-rpc',
   'method-spelling',
+  'keyless-arrival',
+  'key-case',
 ] as const;
 export type UnverifiedCause = (typeof UNVERIFIED_CAUSES)[number];
 

@@ -11,6 +11,7 @@ import { beforeEndText } from '../formatters/duration.js';
 
 /** ` for CALLER`, or what an unstated caller means: the terminal's record has no caller field (docs/inputs.md). */
 function forCaller(caller: string): string {
+  if (caller === '') return '';
   return caller === UNSTATED_CALLER ? ' (its record states no caller)' : ` for ${caller}`;
 }
 
@@ -131,9 +132,13 @@ function unverifiedText(d: FindingDataMap['DELIVERY_UNVERIFIED']): string {
     case 'caller-log-empty':
       return `the caller log${where} holds no tools/call: decision records without a correlation id cannot be chained to arrivals`;
     case 'ambiguous-pairing':
-      return `${d.count} deny record(s) without a correlation id were paired with a caller call only by order (across files, or among several candidates): which call was denied is not known`;
+      return `${d.count} decision record(s) without a correlation id were paired with a caller call only by order (across files, or among several candidates of a tool both allowed and denied): which call was denied is not known`;
     case 'method-spelling':
       return `${d.count} upstream line(s)${where} tools/call-shaped under another method spelling (e.g. TOOLS/CALL, "tools/call "): not read as arrivals, but a lenient server may have run them`;
+    case 'keyless-arrival':
+      return `${d.count} upstream arrival(s)${where} with no key were paired with an allow by tool name alone while a deny record of that tool saw no arrival: which call arrived is not known`;
+    case 'key-case':
+      return `${d.count} JSON-RPC line(s)${where} hold a key the audit reads under another letter case (e.g. "Params", "Method"): a decoder matching keys case-insensitively (Go's encoding/json) may have read another call`;
     case 'no-json-rpc':
       return `--${d.reason ?? 'upstream'} log${where} holds no JSON-RPC message: that side of the audit is missing`;
   }

@@ -120,8 +120,15 @@ function decisionRecord(run: AssayRun, ctx: ProfileContext): (top: Record<string
       }
     }
 
+    // Order alone chose this record's caller call among several of its tool: when the run holds an
+    // allow and a deny of that tool, which call was denied is not known (judged at the end, orderDecided).
+    if (corrId === null && decisionPair && decisionPair.candidates > 1 && (decision === 'allow' || decision === 'deny')) {
+      if (run.orderPaired.length < run.window) run.orderPaired.push({ loc, tool: sigTool ?? '', decision });
+      else run.unverify('window', loc, { window: 'order-paired', bound: run.window });
+    }
     if (decision === 'allow') {
       run.allowRecords++;
+      run.addAllowTool(sigTool ?? '');
       if (run.deliveryEval) {
         const ev = makeEvent(
           DELIVERY_CHANNEL,
@@ -156,6 +163,9 @@ function decisionRecord(run: AssayRun, ctx: ProfileContext): (top: Record<string
         for (const k of keys) if (!rememberBounded(run.denyKeys, k, entry, run.window)) run.unverify('window', loc, { window: 'deny-keys', bound: run.window });
         // An arrival no id identifies may be this call (delivery.ts): remembered by its tool.
         if (keys.length === 0 && !run.uncheckedDenies.push(sigTool ?? '', entry)) run.unverify('window', loc, { window: 'denies-without-key', bound: run.window });
+        // A key-less arrival of its tool may be this call too (delivery.ts judgeSuspects).
+        if (keys.length > 0 && !run.keyedDenies.push(sigTool ?? '', entry)) run.unverify('window', loc, { window: 'deny-tools', bound: run.window });
+        run.addDenyTool(sigTool ?? '');
       }
     }
     return 'used';
@@ -172,4 +182,17 @@ function denyWithoutId(run: AssayRun, loc: Loc, pair: PairRecord | null): void {
   else if (run.callerCalls === 0) run.unverify('caller-log-empty', loc);
   else if (!pair) run.unverify('deny-not-in-caller-log', loc);
   else if (pair.confidence === 'ambiguous') run.unverify('ambiguous-pairing', loc);
+}
+
+/**
+ * At the end of input: a decision record paired with its caller call only by order among several
+ * calls of its tool, when the run holds both an allow and a deny of that tool, may name the wrong
+ * call: the denied call may be the one that arrived (docs/assay.md, ambiguous-pairing).
+ */
+export function orderDecided(run: AssayRun): void {
+  for (const p of run.orderPaired) {
+    const other = p.decision === 'allow' ? run.deniesTool(p.tool) : run.allowsTool(p.tool);
+    if (other) run.unverify('ambiguous-pairing', p.loc);
+  }
+  run.orderPaired.length = 0;
 }

@@ -59,8 +59,14 @@ export function classifyArrival(run: AssayRun, o: OrphanResponseRecord, ctx: Pro
  */
 export function judgeSuspects(run: AssayRun, ctx: ProfileContext): void {
   for (const s of run.suspects) {
-    const entry = s.key !== null ? run.denyKeys.get(s.key) : uncheckedDeny(run, s.tool);
-    if (!entry || entry.arrived) continue;
+    // Without the caller log a deny without a key is already unverified (deny-without-id), as in classifyArrival.
+    const entry = s.key !== null ? run.denyKeys.get(s.key) : run.decisionEval ? uncheckedDeny(run, s.tool) : undefined;
+    if (!entry || entry.arrived) {
+      // A key-less arrival taken by an allow on its tool alone, while a deny record of that tool
+      // (one a key recognises) saw no arrival: nothing tells which call it was. Fail closed.
+      if (s.key === null && (run.keyedDenies.first(s.tool) !== undefined || run.denyToolsFull)) run.unverify('keyless-arrival', s.loc, { path: s.loc.path });
+      continue;
+    }
     attribute(run, entry);
     ctx.finding(
       finding(

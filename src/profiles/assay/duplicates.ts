@@ -13,6 +13,7 @@ import { isWs, type ClassifyRule } from '../../input/classify.js';
 import type { KeepTree } from '../keep.js';
 import type { ProfileContext } from '../types.js';
 import { RUN_SCOPE } from './options.js';
+import type { AssayRun } from './run.js';
 
 /** The profile's needles: a line holding none is no record of the audit, whatever it repeats. */
 // `initialize` is read too: a repeated handshake is several runs in one file set.
@@ -24,13 +25,33 @@ export function assayUnique(role: 'capture' | 'rpc', corrKey: string): NonNullab
   const keys: KeepTree =
     role === 'capture'
       ? { schema: true, decision: true, correlation_id: true, tool: { name: true } }
-      : { jsonrpc: true, method: true, id: true, params: { name: true, _meta: meta } };
-  return { keys, needles: ASSAY_NEEDLES };
+      : { jsonrpc: true, method: true, id: true, params: { name: true, arguments: true, _meta: meta } };
+  // A JSON-RPC message's keys under another letter case are reported too: Go's encoding/json (Go MCP
+  // servers) matches keys case-insensitively and keeps the last, so `"Params"` after `"params"` may
+  // be the call the server ran.
+  return role === 'rpc' ? { keys, needles: ASSAY_NEEDLES, foldCase: true } : { keys, needles: ASSAY_NEEDLES };
 }
 
-/** `RecordHandler.repeatedKey` of a handler whose lines feed `channel` (null: a decision record, both). */
-export function duplicateKey(channel: string | null, ctx: ProfileContext): (key: string, loc: Loc) => void {
-  return (key, loc) => ctx.finding(finding('DUPLICATE_KEY', { channel, scope: RUN_SCOPE, locations: [loc] }, { key }));
+/** The dotted paths of a key tree (`params._meta.assay.correlation_id` is one path). */
+function treePaths(tree: KeepTree, prefix = '', out = new Set<string>()): Set<string> {
+  for (const [k, v] of Object.entries(tree)) {
+    out.add(prefix + k);
+    if (v !== true) treePaths(v as KeepTree, `${prefix}${k}.`, out);
+  }
+  return out;
+}
+
+/**
+ * `RecordHandler.repeatedKey` of a handler whose lines feed `channel` (null: a decision record, both).
+ * `run`, on a JSON-RPC log: a key under another letter case (not a path of the tree) also makes the
+ * delivery audit unverified (`key-case`).
+ */
+export function duplicateKey(channel: string | null, ctx: ProfileContext, run?: { key: string; unverify: AssayRun['unverify'] }): (key: string, loc: Loc) => void {
+  const exact = run ? treePaths(assayUnique('rpc', run.key).keys) : null;
+  return (key, loc) => {
+    ctx.finding(finding('DUPLICATE_KEY', { channel, scope: RUN_SCOPE, locations: [loc] }, { key }));
+    if (run && exact && !exact.has(key)) run.unverify('key-case', loc, { path: loc.path });
+  };
 }
 
 
@@ -38,12 +59,12 @@ export function duplicateKey(channel: string | null, ctx: ProfileContext): (key:
  * A record of a JSON document (`doc`: its bytes, from the document reader) is checked for the
  * same repeated keys as a line: the reader's own check sees JSONL lines only.
  */
-export function checkDocumentRecord(doc: Buffer | undefined, tree: KeepTree, loc: Loc, report: (key: string, loc: Loc) => void): void {
+export function checkDocumentRecord(doc: Buffer | undefined, tree: KeepTree, loc: Loc, report: (key: string, loc: Loc) => void, foldCase = false): void {
   if (!doc) return;
   let s = 0;
   let e = doc.length;
   while (s < e && isWs(doc[s]!)) s++;
   while (e > s && isWs(doc[e - 1]!)) e--;
-  const key = repeatedKey(doc, s, e, tree);
+  const key = repeatedKey(doc, s, e, tree, foldCase);
   if (key !== null) report(key, loc);
 }

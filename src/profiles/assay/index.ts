@@ -28,7 +28,7 @@ import type { Source } from '../../input/sources.js';
 import type { AssaySummary } from '../../report/assay.js';
 import type { Profile, ProfileContext, RecordHandler } from '../types.js';
 import { ASSAY_KEEP, DECISION_CHANNEL, DELIVERY_CHANNEL } from './channels.js';
-import { decisionHandler } from './decisions.js';
+import { decisionHandler, orderDecided } from './decisions.js';
 import { ASSAY_NEEDLES, assayUnique } from './duplicates.js';
 import { classifyArrival, evicted, judgeSuspects, reportUnverified } from './delivery.js';
 import { callerHandler, upstreamHandler } from './logs.js';
@@ -69,6 +69,7 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
     },
     finish(ctx: ProfileContext): void {
       if (run.deliveryEval) judgeSuspects(run, ctx);
+      if (run.deliveryEval) orderDecided(run);
       reportUnverified(run, ctx);
     },
     orphanResponse(o: OrphanResponseRecord, ctx: ProfileContext): void {

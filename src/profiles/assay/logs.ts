@@ -13,22 +13,37 @@ import { CALLER_LOG, NOTE_NO_DECISION_RECORD, RESERVED_ID_PREFIX, RUN_SCOPE, UPS
 import { checkJsonRpcId, producerToolName, rpcKeyOf, type RpcCall } from './rpc.js';
 import type { AssayRun } from './run.js';
 
+/**
+ * Is `method` `tools/call` under another spelling: once every blank, control and format character
+ * (a NUL a C string stops at, a zero-width space) is removed, the same letters in any case?
+ */
+export function isOtherToolsCallSpelling(method: unknown): boolean {
+  return typeof method === 'string' && method !== 'tools/call' && method.replace(/[\s\p{Cc}\p{Cf}]/gu, '').toLowerCase() === 'tools/call';
+}
+
+/** A tools/call-shaped message under another method spelling: counted, noted, and on the upstream the audit fails closed. */
+function otherSpelling(run: AssayRun, loc: Loc, channel: string): void {
+  if (run.methodSpellings++ === 0) run.methodSpellingFirst = loc;
+  // On the upstream side such a line may still be a delivery (a lenient server): fail closed.
+  if (channel === DELIVERY_CHANNEL.name) run.unverify('method-spelling', loc, { path: loc.path });
+}
+
 export function readCall(run: AssayRun, obj: Record<string, unknown>, loc: Loc, channel: string, ctx: ProfileContext): RpcCall | 'establish' | null {
   if (obj.method !== 'tools/call') {
-    // JSON-RPC methods are exact: another spelling (case, blanks around it) is no call, but it is said (a note).
-    if (typeof obj.method === 'string' && obj.method.trim().toLowerCase() === 'tools/call') {
-      if (run.methodSpellings++ === 0) run.methodSpellingFirst = loc;
-      // On the upstream side such a line may still be a delivery (a lenient server): fail closed.
-      if (channel === DELIVERY_CHANNEL.name) run.unverify('method-spelling', loc, { path: loc.path });
-    }
+    // JSON-RPC methods are exact: another spelling (case, blanks or control characters) is no call, but it is said (a note).
+    if (isOtherToolsCallSpelling(obj.method)) otherSpelling(run, loc, channel);
     return null;
   }
   const hasId = Object.prototype.hasOwnProperty.call(obj, 'id');
   const id = hasId ? obj.id : undefined;
-  if (typeof id === 'string' && id.startsWith(RESERVED_ID_PREFIX)) return 'establish';
   const params = asObject(obj.params);
   const meta = asObject(params?.['_meta']);
   const raw = meta && Object.prototype.hasOwnProperty.call(meta, run.key) ? meta[run.key] : undefined;
+  // The reserved id prefix: the proxy refuses a caller's tools/call under it (no record, not
+  // forwarded), and its own establish traffic is tools/list. So only a caller call under it that
+  // carries no correlation id is skipped; one with a correlation id, and every upstream
+  // tools/call, is audited like any other (docs/assay.md).
+  if (typeof id === 'string' && id.startsWith(RESERVED_ID_PREFIX) && channel === DECISION_CHANNEL.name && raw === undefined) return 'establish';
   const c = checkId('correlation', run.keyField, raw);
   let corrId: IdKey | null = null;
   if (c.kind === 'valid') corrId = c.key;
@@ -53,6 +68,7 @@ export function unreadLine(run: AssayRun): (loc: Loc, reason: string) => void {
 function preRead(run: AssayRun, value: unknown, loc: Loc, role: 'caller' | 'upstream'): RecordOutcome | null {
   if (Array.isArray(value)) {
     if (value.some((m) => asObject(m)?.method === 'tools/call')) run.unverify('unread-line', loc, { path: loc.path, reason: 'batch' });
+    if (value.some((m) => isOtherToolsCallSpelling(asObject(m)?.method))) otherSpelling(run, loc, role === 'upstream' ? DELIVERY_CHANNEL.name : DECISION_CHANNEL.name);
     return 'ignored';
   }
   const obj = asObject(value);
@@ -65,13 +81,13 @@ function preRead(run: AssayRun, value: unknown, loc: Loc, role: 'caller' | 'upst
 }
 
 export function callerHandler(run: AssayRun, ctx: ProfileContext): RecordHandler {
-  const repeated = duplicateKey(DECISION_CHANNEL.name, ctx);
+  const repeated = duplicateKey(DECISION_CHANNEL.name, ctx, run);
   const keys = assayUnique('rpc', run.key).keys;
   return {
     unread: unreadLine(run),
     repeatedKey: repeated,
     record(value: unknown, loc: Loc, _raw: Buffer | null, _digest?: string, doc?: Buffer): RecordOutcome {
-      checkDocumentRecord(doc, keys, loc, repeated);
+      checkDocumentRecord(doc, keys, loc, repeated, true);
       const pre = preRead(run, value, loc, 'caller');
       if (pre !== null) return pre;
       const obj = value as Record<string, unknown>;
@@ -115,22 +131,18 @@ export function callerHandler(run: AssayRun, ctx: ProfileContext): RecordHandler
 }
 
 export function upstreamHandler(run: AssayRun, ctx: ProfileContext): RecordHandler {
-  const repeated = duplicateKey(DELIVERY_CHANNEL.name, ctx);
+  const repeated = duplicateKey(DELIVERY_CHANNEL.name, ctx, run);
   const keys = assayUnique('rpc', run.key).keys;
   return {
     unread: unreadLine(run),
     repeatedKey: repeated,
     record(value: unknown, loc: Loc, _raw: Buffer | null, _digest?: string, doc?: Buffer): RecordOutcome {
-      checkDocumentRecord(doc, keys, loc, repeated);
+      checkDocumentRecord(doc, keys, loc, repeated, true);
       const pre = preRead(run, value, loc, 'upstream');
       if (pre !== null) return pre;
       const obj = value as Record<string, unknown>;
       const call = readCall(run, obj, loc, 'delivery', ctx);
-      if (call === 'establish') {
-        run.establishSkipped++;
-        return 'ignored';
-      }
-      if (!call) return 'ignored';
+      if (!call || call === 'establish') return 'ignored';
       run.upstreamCalls++;
       if (!run.deliveryEval) return 'ignored';
       // A JSON-RPC id can only meet an id chained through a decision pair: without the caller
@@ -156,9 +168,9 @@ export function upstreamHandler(run: AssayRun, ctx: ProfileContext): RecordHandl
       if (pair) {
         run.allowArrived++;
         // Paired with an allow, yet a deny could explain it: its key is also a deny record's, or it
-        // has none (with the caller log, where a deny without a key is a call no id identifies).
-        // Judged at the end, when every arrival has been seen (delivery.ts judgeSuspects).
-        const suspect = key !== null ? run.denyKeys.has(key) : run.decisionEval && run.uncheckedDenies.size > 0;
+        // has none and a deny record of its tool exists (the arrival may be that call, its key
+        // stripped). Judged at the end, when every arrival has been seen (delivery.ts judgeSuspects).
+        const suspect = key !== null ? run.denyKeys.has(key) : (run.decisionEval && run.uncheckedDenies.size > 0) || run.deniesTool(call.tool ?? '');
         if (suspect) {
           if (run.suspects.length < run.window) run.suspects.push({ loc, key, tool: call.tool ?? '' });
           else run.unverify('window', loc, { window: 'suspects', bound: run.window });

@@ -45,4 +45,27 @@ describe('tools/call under another method spelling', () => {
       expect(report.gate.passed).toBe(false);
     }
   });
+
+  it('inside a JSON-RPC batch, and with a NUL, control or zero-width character in the method: DELIVERY_UNVERIFIED (method-spelling), the gate fails, in both readings', async () => {
+    const dir = tmpDir();
+    const up = readFileSync(fixture('assay/run-ids.upstream.jsonl'), 'utf8').trim().split('\n');
+    const odd = (m: string, id: number) => ({ jsonrpc: '2.0', id, method: m, params: { name: 'github.delete_repo', arguments: {} } });
+    const cases = [
+      JSON.stringify([odd('TOOLS/CALL', 91)]),
+      JSON.stringify([odd('tools/call ', 92)]),
+      JSON.stringify(odd('tools/call\u0000', 93)),
+      JSON.stringify(odd('tools/\u0007call', 94)),
+      JSON.stringify(odd('tools/call\u200b', 95)),
+      JSON.stringify(odd('\ufefftools/call', 96)),
+    ];
+    for (const line of cases) {
+      const upstream = writeCapture([...up, line], 'u.jsonl', dir);
+      for (const validateAll of [false, true]) {
+        const report = await analyze({ inputs: [fixture('assay/run-ids.decisions.ndjson')], caller: [fixture('assay/run-ids.caller.jsonl')], upstream: [upstream], validateAll });
+        const u = report.findings.find((f) => f.code === 'DELIVERY_UNVERIFIED' && f.data.cause === 'method-spelling');
+        expect(u?.locations, line).toEqual([{ path: upstream, line: up.length + 1 }]);
+        expect(report.gate.passed).toBe(false);
+      }
+    }
+  });
 });

@@ -237,20 +237,20 @@ describe('assay: JSON-RPC details', () => {
     expect(r.findingCounts).toMatchObject({ UNRECORDED_DELIVERY: 1, ORPHAN_REQUEST: 1 });
   });
 
-  it('skips non-tools/call messages and the proxy’s assay-establish-* traffic; a notification is a call without an id', async () => {
+  it('skips non-tools/call messages and a caller’s assay-establish-* call without a correlation id (the proxy refuses it); a notification is a call without an id', async () => {
     const caller = [
       { jsonrpc: '2.0', id: 1, method: 'initialize' },
       call('assay-establish-3', 't'),
       call(undefined, 't'),
       { jsonrpc: '2.0', id: 1, result: {} },
     ];
-    const upstream = [{ jsonrpc: '2.0', id: 'assay-establish-1', method: 'tools/list' }, call('assay-establish-2', 't'), call(undefined, 't')];
+    const upstream = [{ jsonrpc: '2.0', id: 'assay-establish-1', method: 'tools/list' }, call(undefined, 't')];
     const { r, a, pairs } = await run({
       inputs: [write([rec(allow, 't')])],
       caller: [write(caller, 'caller.jsonl')],
       upstream: [write(upstream, 'upstream.jsonl')],
     });
-    expect(a.calls).toEqual({ caller: 1, upstream: 1, establishSkipped: 2 });
+    expect(a.calls).toEqual({ caller: 1, upstream: 1, establishSkipped: 1 });
     expect(pairs.map((p) => [p.channel, p.method])).toEqual([
       ['decision', 'signature'],
       ['delivery', 'signature'],

@@ -66,6 +66,16 @@ export class AssayRun {
   readonly denyKeys = new Map<string, DenyEntry>();
   /** Deny records no key recognises, by sanitised tool name (bounded by `window` in all). */
   readonly uncheckedDenies: TakeLists<DenyEntry>;
+  /** Deny records a key recognises, by sanitised tool name (bounded by `window` in all): a key-less arrival of their tool may be one. */
+  readonly keyedDenies: TakeLists<DenyEntry>;
+  /** Sanitised tool names of deny records (at most `window`; past it every tool counts as denied). */
+  readonly denyTools = new Set<string>();
+  denyToolsFull = false;
+  /** Sanitised tool names of allow records (bounded like `denyTools`). */
+  readonly allowTools = new Set<string>();
+  allowToolsFull = false;
+  /** Decision records without a correlation id paired with their caller call by order among several candidates (bounded by `window`). */
+  readonly orderPaired: Array<{ loc: Loc; tool: string; decision: 'allow' | 'deny' }> = [];
   /** Paired arrivals a deny record could explain, judged at the end (bounded by `window`). */
   readonly suspects: Suspect[] = [];
   allowRecords = 0;
@@ -94,6 +104,31 @@ export class AssayRun {
     this.decisionAcrossFiles = capture > 1 || (files.caller ?? 0) > 1;
     this.deliveryAcrossFiles = capture > 1 || (files.upstream ?? 0) > 1;
     this.uncheckedDenies = new TakeLists<DenyEntry>(this.window, (e) => e.arrived);
+    this.keyedDenies = new TakeLists<DenyEntry>(this.window, (e) => e.arrived);
+  }
+
+  /** Remembers that a deny record of `tool` (sanitised) exists. */
+  addDenyTool(tool: string): void {
+    if (this.denyTools.has(tool)) return;
+    if (this.denyTools.size < this.window) this.denyTools.add(tool);
+    else this.denyToolsFull = true;
+  }
+
+  /** Remembers that an allow record of `tool` (sanitised) exists. */
+  addAllowTool(tool: string): void {
+    if (this.allowTools.has(tool)) return;
+    if (this.allowTools.size < this.window) this.allowTools.add(tool);
+    else this.allowToolsFull = true;
+  }
+
+  /** Could an allow record be of `tool`? (Unknown past the bound: yes.) */
+  allowsTool(tool: string): boolean {
+    return this.allowToolsFull || this.allowTools.has(tool);
+  }
+
+  /** Could a deny record be of `tool`? (Unknown past the bound: yes.) */
+  deniesTool(tool: string): boolean {
+    return this.denyToolsFull || this.denyTools.has(tool);
   }
 
   countTool(tool: string | null): void {

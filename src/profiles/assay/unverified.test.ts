@@ -262,3 +262,94 @@ describe('the opt-out is explicit', () => {
     expect(r.gate.passed).toBe(true);
   });
 });
+
+describe('the reserved assay-establish- id prefix hides no delivery', () => {
+  it('an upstream tools/call under an assay-establish- id carrying a deny’s correlation id: DENIED_BUT_DELIVERED, the gate fails', async () => {
+    const { r, a } = await audit(
+      [deny('github.delete_repo', 'corr-1'), allow('misc.ok', 'corr-2')],
+      [call('"assay-establish-9"', 'github.delete_repo', 'corr-1'), call(2, 'misc.ok', 'corr-2')],
+      [call('"assay-establish-9"', 'github.delete_repo', 'corr-1'), call(2, 'misc.ok', 'corr-2')],
+    );
+    expect(r.findingCounts.DENIED_BUT_DELIVERED).toBe(1);
+    expect(a.calls).toEqual({ caller: 2, upstream: 2, establishSkipped: 0 });
+    expect(r.gate.passed).toBe(false);
+  });
+
+  it('an upstream of only assay-establish- tools/calls without a correlation id: each an arrival (UNRECORDED_DELIVERY), never a silent pass', async () => {
+    const { r, a } = await audit([deny('t', 'c1')], [call('"assay-establish-1"', 't')], [call('"assay-establish-1"', 't')]);
+    expect(a.calls).toEqual({ caller: 0, upstream: 1, establishSkipped: 1 });
+    expect(r.findingCounts.UNRECORDED_DELIVERY).toBe(1);
+    expect(r.gate.passed).toBe(false);
+  });
+});
+
+describe('a key-less arrival is never taken by an allow on its tool alone while a deny of that tool could explain it', () => {
+  const decisions = [deny('X', 'c1'), allow('X', 'c2')];
+  const noKey = '{"jsonrpc":"2.0","method":"tools/call","params":{"name":"X","arguments":{"target":"prod"}}}';
+  it('with the caller log: an arrival with no id and no _meta is DELIVERY_UNVERIFIED (keyless-arrival), the gate fails', async () => {
+    const { r } = await audit(decisions, [call(1, 'X', 'c1'), call(2, 'X', 'c2')], [noKey]);
+    failsClosed(r, 'keyless-arrival');
+  });
+  it('without the caller log: an arrival with an id but no _meta is DELIVERY_UNVERIFIED (keyless-arrival), located at the arrival', async () => {
+    const { r } = await audit(decisions, null, [call(1, 'X')]);
+    failsClosed(r, 'keyless-arrival');
+    expect(unverified(r).find((f) => f.data.cause === 'keyless-arrival')!.locations.map(base)).toEqual(['u.jsonl:1']);
+  });
+  it('no deny of that tool: the key-less arrival pairs with the allow and the audit is verified', async () => {
+    const { r } = await audit([deny('Y', 'c1'), allow('X', 'c2')], null, [call(1, 'X')]);
+    expect(causes(r)).toEqual([]);
+  });
+});
+
+describe('a decision record paired with its call only by order among several calls of its tool fails closed when that tool is both allowed and denied', () => {
+  it('no correlation ids, two calls of one tool open, an allow then a deny: DELIVERY_UNVERIFIED (ambiguous-pairing) at the allow, the gate fails', async () => {
+    const { r } = await audit([allow('github.delete_repo'), deny('github.delete_repo')], [call(1, 'github.delete_repo'), call(2, 'github.delete_repo')], [call(1, 'github.delete_repo')]);
+    failsClosed(r, 'ambiguous-pairing');
+    expect(unverified(r).find((f) => f.data.cause === 'ambiguous-pairing')!.locations.map(base)).toEqual(['d.ndjson:1']);
+  });
+  it('a deny then an allow: the same', async () => {
+    const { r } = await audit([deny('t'), allow('t')], [call(1, 't'), call(2, 't')], [call(2, 't')]);
+    failsClosed(r, 'ambiguous-pairing');
+  });
+  it('two allows of one tool open at once and no deny of it: verified', async () => {
+    const { r } = await audit([allow('t'), allow('t'), deny('u')], [call(1, 't'), call(2, 't'), call(3, 'u')], [call(1, 't'), call(2, 't')]);
+    expect(causes(r)).toEqual([]);
+  });
+});
+
+describe('a JSON-RPC key the audit reads, under another letter case, fails closed (a case-insensitive decoder reads it)', () => {
+  const decisions = [deny('github.delete_repo', 'corr-1'), allow('misc.ok', 'corr-2')];
+  const caller = [call(1, 'github.delete_repo', 'corr-1'), call(2, 'misc.ok', 'corr-2')];
+  const cases = [
+    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"misc.ok","arguments":{},"_meta":{"assay.correlation_id":"corr-2"}},"Params":{"name":"github.delete_repo","arguments":{},"_meta":{"assay.correlation_id":"corr-1"}}}',
+    '{"jsonrpc":"2.0","id":1,"method":"tools/list","Method":"tools/call","params":{"name":"github.delete_repo","arguments":{},"_meta":{"assay.correlation_id":"corr-1"}}}',
+    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"misc.ok","NAME":"github.delete_repo","arguments":{},"_meta":{"assay.correlation_id":"corr-2"}}}',
+    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"misc.ok","arguments":{},"_meta":{"assay.correlation_id":"corr-2","Assay.Correlation_ID":"corr-1"}}}',
+    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"misc.ok","arguments":{},"paramſ":1,"_meta":{"assay.correlation_id":"corr-2"}},"paramſ":{"name":"github.delete_repo"}}',
+  ];
+  for (const line of cases) {
+    it(`upstream ${line.slice(40, 110)}…: DUPLICATE_KEY and DELIVERY_UNVERIFIED (key-case), in both readings`, async () => {
+      for (const validateAll of [false, true]) {
+        const { r } = await audit(decisions, caller, [line, call(2, 'misc.ok', 'corr-2')], { validateAll });
+        failsClosed(r, 'key-case');
+        expect(r.findingCounts.DUPLICATE_KEY).toBeGreaterThanOrEqual(1);
+      }
+    });
+  }
+  it('keys of other objects under any case (arguments’ own keys, "Result") are no finding', async () => {
+    const { r } = await audit(decisions, caller, ['{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"misc.ok","arguments":{"Name":1,"ID":2},"_meta":{"assay.correlation_id":"corr-2"}},"Result":1}']);
+    expect(causes(r)).toEqual([]);
+    expect(r.findingCounts.DUPLICATE_KEY).toBeUndefined();
+  });
+});
+
+describe('finding messages name no empty caller', () => {
+  it('a decision record with no caller id whose correlation id no caller call has: the ORPHAN_RESPONSE message has no empty "for"', async () => {
+    const d = deny('t', 'c9');
+    delete (d as { caller?: unknown }).caller;
+    const { r } = await audit([d], [call(1, 't', 'c1')], [call(2, 'u')]);
+    const o = r.findings.filter((f) => f.code === 'ORPHAN_RESPONSE' && f.channel === 'decision');
+    expect(o.length).toBe(1);
+    expect(o[0]!.message).toBe('assay.enforcement_decision.v0 carries an id no open request has');
+  });
+});

@@ -150,6 +150,17 @@ describe('a document read element by element that JSON.parse rejects whole fails
     ]);
   });
 
+  it('an element over --max-line-bytes inside a split document (two entries with no comma between them): DOCUMENT_UNVERIFIED element-over-limit, exit 1 at every bound that splits it', async () => {
+    const file = path.join(tmpDir(), 'doc.har');
+    const big = { ...entry(1), comment: 'c'.repeat(120) };
+    writeFileSync(file, `{\n"log": {"entries": [\n${JSON.stringify(entry(0))},\n${JSON.stringify(big)}\n${JSON.stringify(big)},\n${JSON.stringify(entry(2))}\n], "pad": "${pad}"}}\n`);
+    for (const bound of ['400', '700']) {
+      const { code, r } = await report(['--profile', 'har', '--max-line-bytes', bound, file]);
+      expect(code).toBe(1);
+      expect(r.findings.filter((f) => f.code === 'DOCUMENT_UNVERIFIED').map((f) => [f.data.reason, f.locations[0]!.line])).toEqual([[bound === '400' ? 'element-over-limit' : 'invalid-json', 1]]);
+    }
+  });
+
   it('bytes outside the elements past --max-line-bytes: DOCUMENT_UNVERIFIED skeleton-over-limit, exit 1; long strings alone do not count', async () => {
     const dir = tmpDir();
     const over = path.join(dir, 'over.har');

@@ -31,7 +31,7 @@
  *
  * Ledger for documents: `lines` are physical lines, `parsed` the records.
  */
-import type { LineLedger, LineSink } from './lines.js';
+import type { LineLedger, LineSink, UnverifiedReason } from './lines.js';
 
 const NL = 0x0a;
 const CR = 0x0d;
@@ -108,6 +108,11 @@ interface SplitTrack {
   invalid: boolean;
   /** An element did not parse (a malformed record at its line): JSON.parse rejects the record. */
   badElement: boolean;
+  /**
+   * Splitting: an element passed the bound and was skipped unread, so its syntax and the separators
+   * around it (a missing comma merges two elements into one) are not checked: the record cannot be verified.
+   */
+  overElement: boolean;
   /** Elements read as records. */
   records: number;
   /** Splitting: the skeleton (every byte outside the array's elements, compacted), or null past its bound. */
@@ -740,6 +745,7 @@ export class DocumentReader {
     if (sp.subSkipping || sp.subSize > this.maxValueBytes) {
       this.ledger.oversized++;
       this.sink.oversized(open.line, sp.subSize);
+      sp.overElement = true;
     } else {
       sp.sub.push(chunk.subarray(sp.subFrom, i));
       this.element(sp.sub.length === 1 ? sp.sub[0]! : Buffer.concat(sp.sub, sp.subSize), open.line, `${sp.pointer}/${index}`);
@@ -782,6 +788,7 @@ export class DocumentReader {
       this.malformed(e.line, 'invalid-json', e.size);
       this.unverified(e.line, 'invalid-json', sp.records);
     } else if (sp.badElement) this.unverified(e.line, 'invalid-json', sp.records);
+    else if (sp.overElement) this.unverified(e.line, 'element-over-limit', sp.records);
     else if (skel === 'over') this.unverified(e.line, 'skeleton-over-limit', sp.records);
   }
 
@@ -813,6 +820,7 @@ export class DocumentReader {
       if (s.e - s.s > this.maxValueBytes) {
         this.ledger.oversized++;
         this.sink.oversized(s.line, s.e - s.s);
+        sp.overElement = true;
       } else this.element(bytes.subarray(s.s, s.e), s.line, `${sp.pointer}/${s.index}`);
     }
     sp.spans = [];
@@ -844,7 +852,7 @@ export class DocumentReader {
     this.sink.record(value, line, null, undefined, undefined, pointer);
   }
 
-  private unverified(line: number, reason: 'invalid-json' | 'truncated' | 'skeleton-over-limit', records: number): void {
+  private unverified(line: number, reason: UnverifiedReason, records: number): void {
     this.sink.unverifiedDocument?.(Math.max(1, line), reason, records);
   }
 
@@ -878,6 +886,7 @@ function newTrack(all: number): SplitTrack {
     sep: 0,
     invalid: false,
     badElement: false,
+    overElement: false,
     records: 0,
     skel: null,
     skelFrom: -1,

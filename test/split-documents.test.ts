@@ -22,6 +22,7 @@ interface Report {
   run: unknown;
   inputs: Array<Record<string, unknown>>;
   totals: Record<string, unknown>;
+  channels: Array<Record<string, unknown>>;
   findings: Finding[];
   findingCounts: Record<string, number>;
 }
@@ -177,6 +178,20 @@ describe('a document read element by element that JSON.parse rejects whole fails
 });
 
 describe('the report does not depend on how the bytes arrive', () => {
+  it('a HAR whose first line opens {"log": reads the same from the .har file, a .log name and stdin: 4 calls, 3 failed', async () => {
+    const dir = tmpDir();
+    const e = (k: number) => JSON.stringify({ ...entry(k), response: { status: k === 0 ? 200 : 500 } });
+    const text = `{"log": {"version": "1.2", "creator": {"name": "x", "version": "1"},\n"entries": [\n${[0, 1, 2, 3].map(e).join(',\n')}\n]}}\n`;
+    const file = path.join(dir, 'capture.har');
+    writeFileSync(file, text);
+    writeFileSync(path.join(dir, 'capture.log'), text);
+    const runs = [await report(['--profile', 'har', file]), await report(['--profile', 'har', path.join(dir, 'capture.log')]), await report(['--profile', 'har', '-'], Buffer.from(text)), await report(['-'], Buffer.from(text))];
+    for (const { code, r } of runs) {
+      expect(code).toBe(0);
+      expect(r.inputs[0]).toMatchObject({ format: 'json', malformed: 0 });
+      expect(r.channels[0]).toMatchObject({ requests: 4, failed: 3 });
+    }
+  });
   it('"calls" repeated after the array (JSON.parse keeps the last): plain, .gz and stdin give one report, DUPLICATE_KEY, exit 1', async () => {
     const dir = tmpDir();
     const profile = path.join(dir, 'calls.json');

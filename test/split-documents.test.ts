@@ -178,6 +178,16 @@ describe('a document read element by element that JSON.parse rejects whole fails
 });
 
 describe('the report does not depend on how the bytes arrive', () => {
+  it('a HAR cut short fails closed at any bound: DOCUMENT_UNVERIFIED truncated, exit 1, whether held whole or read element by element', async () => {
+    const text = `${JSON.stringify(har(6), null, 2)}\n`;
+    const file = path.join(tmpDir(), 'cut.har');
+    writeFileSync(file, text.slice(0, text.indexOf('"comment": "end"') - 40));
+    for (const bound of [[], ['--max-line-bytes', '600']]) {
+      const { code, r } = await report([...bound, file]);
+      expect(code).toBe(1);
+      expect(r.findings.filter((f) => f.code === 'DOCUMENT_UNVERIFIED').map((f) => [f.data.reason, f.locations[0]!.line])).toEqual([['truncated', 1]]);
+    }
+  });
   it('a HAR whose first line opens {"log": reads the same from the .har file, a .log name and stdin: 4 calls, 3 failed', async () => {
     const dir = tmpDir();
     const e = (k: number) => JSON.stringify({ ...entry(k), response: { status: k === 0 ? 200 : 500 } });

@@ -266,6 +266,12 @@ export class DocumentReader {
   private prevEndedLine = true;
   /** Re-scanning the bytes of a broken record: a `{` at column 0 ends the open record at once. */
   private eager = false;
+  /**
+   * A record held whole that reached a split array (a HAR's `log.entries`) and is no JSON: the
+   * document JSON.parse rejects. Records read from its bytes or after it are not JSON.parse's, so,
+   * as in split mode, the document is unverified at its end (`parsed`: the records read before it).
+   */
+  private broken: { line: number; reason: 'invalid-json' | 'truncated'; parsed: number } | null = null;
 
   /** Key paths (`["log", "entries"]`) of arrays whose elements may be records of their own. */
   private readonly splits: Buffer[][];
@@ -489,7 +495,7 @@ export class DocumentReader {
       if (this.elem.token && !this.inString) this.finish(Buffer.alloc(0), 0, 0);
       else if (this.elem.restart && !this.elem.skipping) {
         // A record that never closes, with a later line that starts with `{`: broken, re-scanned.
-        this.breakElement(Buffer.alloc(0), 0, 0);
+        this.breakElement(Buffer.alloc(0), 0, 0, true, 'truncated');
         this.end();
         return;
       } else {
@@ -498,7 +504,11 @@ export class DocumentReader {
         this.stack = [];
         this.inString = false;
         if (e.skipping) this.oversized(e);
-        else this.malformed(e.line, 'truncated', e.size);
+        else {
+          this.malformed(e.line, 'truncated', e.size);
+          if (reached(this.sp)) this.markBroken(e.line, 'truncated');
+        }
+        this.sp = null;
       }
     } else if (this.outer) {
       // The top-level array is never closed: the document was cut (what was read is kept).
@@ -509,6 +519,15 @@ export class DocumentReader {
       this.ledger.lines++;
       this.lineOpen = false;
     }
+    if (this.broken) {
+      const b = this.broken;
+      this.broken = null;
+      this.unverified(b.line, b.reason, this.ledger.parsed - b.parsed);
+    }
+  }
+
+  private markBroken(line: number, reason: 'invalid-json' | 'truncated'): void {
+    if (!this.broken) this.broken = { line, reason, parsed: this.ledger.parsed };
   }
 
   private newline(): void {
@@ -543,6 +562,7 @@ export class DocumentReader {
     this.hold(chunk, start, end);
     const e = this.elem!;
     const sp = this.sp?.split === true ? this.sp : null;
+    const track = reached(this.sp);
     this.elem = null;
     this.stack = [];
     this.sp = null;
@@ -561,6 +581,7 @@ export class DocumentReader {
       value = JSON.parse(bytes.toString('utf8'));
     } catch {
       this.malformed(e.line, 'invalid-json', e.size);
+      if (track) this.markBroken(e.line, 'invalid-json');
       // Junk between records (a bare token that is no JSON): resume at the next record-like line.
       if (e.token) this.recovering = true;
       return;
@@ -574,10 +595,11 @@ export class DocumentReader {
    * then skip to the next line that starts with `{` — or, if the record noted such a line inside it
    * (`restart`), scan its bytes from that line again, eagerly. The caller resumes at `end`.
    */
-  private breakElement(chunk: Buffer, start: number, end: number, recover = true): void {
+  private breakElement(chunk: Buffer, start: number, end: number, recover = true, why: 'invalid-json' | 'truncated' = 'invalid-json'): void {
     this.hold(chunk, start, end);
     const e = this.elem!;
     const sp = this.sp?.split === true ? this.sp : null;
+    if (!sp && !e.skipping && reached(this.sp)) this.markBroken(e.line, why);
     this.sp = null;
     this.elem = null;
     this.stack = [];
@@ -865,6 +887,11 @@ export class DocumentReader {
     this.ledger.oversized++;
     this.sink.oversized(e.line, e.size);
   }
+}
+
+/** A record held whole that has reached its split array (a HAR's `log.entries`): a document whose records are that array's. */
+function reached(sp: SplitTrack | null): boolean {
+  return sp !== null && (sp.arrayDepth !== 0 || sp.done);
 }
 
 function newTrack(all: number): SplitTrack {

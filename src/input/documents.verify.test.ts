@@ -137,8 +137,11 @@ describe('a document read element by element is JSON.parse\'s, or is reported', 
         expect(ev.filter((e) => e[0] === 'unverified'), text).toEqual([['unverified', 2, 'invalid-json', 2]]);
         expect(ev.filter((e) => e[0] === 'malformed'), text).toEqual([['malformed', 2, 'invalid-json', Buffer.byteLength(text)]]);
       }
-      // Read whole (under the bound): one malformed record, no element.
-      expect(events(`\n${text}\n`, [], 1 << 20).filter((e) => e[0] !== 'ledger')).toEqual([['malformed', 2, 'invalid-json', Buffer.byteLength(text)]]);
+      // Read whole (under the bound): one malformed record, no element, and unverified as when split.
+      expect(events(`\n${text}\n`, [], 1 << 20).filter((e) => e[0] !== 'ledger')).toEqual([
+        ['malformed', 2, 'invalid-json', Buffer.byteLength(text)],
+        ['unverified', 2, 'invalid-json', 0],
+      ]);
     }
   });
 

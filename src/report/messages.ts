@@ -85,7 +85,7 @@ export function findingMessage(f: Finding): string {
         return `document read element by element holds an element over ${f.data.limit} bytes, skipped unread, so whether the document is valid JSON is not known; the ${f.data.records} record(s) read from it are not verified`;
       return f.data.reason === 'skeleton-over-limit'
         ? `document read element by element: its bytes outside the elements pass ${f.data.limit} bytes, so whether it is valid JSON is not known; the ${f.data.records} record(s) read from it are not verified`
-        : `document read element by element is not valid JSON${f.data.reason === 'truncated' ? ' (cut short)' : ''}: JSON.parse would read no record from it; the ${f.data.records} record(s) read are not verified`;
+        : `document holding a split array is not valid JSON${f.data.reason === 'truncated' ? ' (cut short)' : ''}: JSON.parse would read no record from it; the ${f.data.records} record(s) read are not verified`;
     case 'UNSUPPORTED_SCHEMA':
       return `unsupported schema ${f.data.schema}`;
     case 'INCONSISTENT_RECORD':

@@ -178,6 +178,14 @@ describe('a document read element by element that JSON.parse rejects whole fails
 });
 
 describe('the report does not depend on how the bytes arrive', () => {
+  it('a minified (one-line) HAR over --max-line-bytes is read element by element, as pretty-printed: its 6 entries, exit 0', async () => {
+    const file = path.join(tmpDir(), 'min.har');
+    writeFileSync(file, `${JSON.stringify(har(6))}\n`);
+    const { code, r } = await report(['--profile', 'har', '--max-line-bytes', '600', file]);
+    expect(code).toBe(0);
+    expect(r.inputs[0]).toMatchObject({ format: 'json', records: 6, oversized: 0 });
+    expect(r.findings).toEqual([]);
+  });
   it('a HAR cut short fails closed at any bound: DOCUMENT_UNVERIFIED truncated, exit 1, whether held whole or read element by element', async () => {
     const text = `${JSON.stringify(har(6), null, 2)}\n`;
     const file = path.join(tmpDir(), 'cut.har');

@@ -42,4 +42,11 @@ describe('sniff recognises a JSON document by its content', () => {
     expect(sniff(Buffer.from('{"logs": {\n'), '-', true)).toEqual({ kind: 'jsonl' });
     expect(sniff(Buffer.from('{"log": {"version"'), '-', false)).toBeNull();
   });
+  it('a one-line `{…}` alone in a .json/.har file is a document (a minified HAR, split over the bound); elsewhere, or followed by a line, JSONL', () => {
+    const one = '{"log": {"entries": [{"a": 1}]}}';
+    expect(sniff(Buffer.from(`${one}\n`), 'min.har', true)).toEqual({ kind: 'json' });
+    expect(sniff(Buffer.from(one), 'min.json.gz', true)).toEqual({ kind: 'json' });
+    expect(sniff(Buffer.from(`${one}\n`), 'min.log', true)).toEqual({ kind: 'jsonl' });
+    expect(sniff(Buffer.from(`${one}\n${one}\n`), 'min.har', true)).toEqual({ kind: 'jsonl' });
+  });
 });

@@ -9,7 +9,7 @@
  * another line is JSONL, whatever its first byte; a first value that spans lines and starts with
  * `[` (or `{` in a `.json` or `.har` file, or `{` alone on its line, or a first line opening
  * `{"log":` that is no complete value: a HAR under any name, or on stdin) is a document; so is a
- * single-line `[…]`.
+ * single-line `[…]`, or `{…}` in a `.json` or `.har` file, with nothing after it.
  */
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -108,8 +108,9 @@ export function sniff(head: Buffer, name: string, ended: boolean): Sniffed | nul
   const nl = head.indexOf(0x0a, i);
   if (nl === -1) {
     if (!full) return null;
-    // One line, no newline: a `[…]` is a document; a `{…}` one value either way.
-    return bracket ? { kind: 'json' } : { kind: 'jsonl' };
+    // One line, no newline: a `[…]` is a document, and so is a `{…}` in a `.json`/`.har` file
+    // (a minified HAR: over the bound it is read element by element).
+    return { kind: 'json' };
   }
   let complete = true;
   try {
@@ -118,8 +119,8 @@ export function sniff(head: Buffer, name: string, ended: boolean): Sniffed | nul
     complete = false;
   }
   if (!complete) return { kind: 'json' };
-  if (!bracket) return { kind: 'jsonl' };
-  // A complete `[…]` first line: JSONL if another line follows, a document if it is all there is.
+  // A complete first line (`[…]`, or `{…}` in a `.json`/`.har` file): JSONL if another line
+  // follows, a document if it is all there is.
   let j = nl + 1;
   while (j < head.length && isWs(head[j])) j++;
   if (j < head.length) return { kind: 'jsonl' };

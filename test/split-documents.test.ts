@@ -22,6 +22,7 @@ interface Report {
   run: unknown;
   inputs: Array<Record<string, unknown>>;
   totals: Record<string, unknown>;
+  channels: Array<Record<string, unknown>>;
   findings: Finding[];
   findingCounts: Record<string, number>;
 }
@@ -150,6 +151,17 @@ describe('a document read element by element that JSON.parse rejects whole fails
     ]);
   });
 
+  it('an element over --max-line-bytes inside a split document (two entries with no comma between them): DOCUMENT_UNVERIFIED element-over-limit, exit 1 at every bound that splits it', async () => {
+    const file = path.join(tmpDir(), 'doc.har');
+    const big = { ...entry(1), comment: 'c'.repeat(120) };
+    writeFileSync(file, `{\n"log": {"entries": [\n${JSON.stringify(entry(0))},\n${JSON.stringify(big)}\n${JSON.stringify(big)},\n${JSON.stringify(entry(2))}\n], "pad": "${pad}"}}\n`);
+    for (const bound of ['400', '700']) {
+      const { code, r } = await report(['--profile', 'har', '--max-line-bytes', bound, file]);
+      expect(code).toBe(1);
+      expect(r.findings.filter((f) => f.code === 'DOCUMENT_UNVERIFIED').map((f) => [f.data.reason, f.locations[0]!.line])).toEqual([[bound === '400' ? 'element-over-limit' : 'invalid-json', 1]]);
+    }
+  });
+
   it('bytes outside the elements past --max-line-bytes: DOCUMENT_UNVERIFIED skeleton-over-limit, exit 1; long strings alone do not count', async () => {
     const dir = tmpDir();
     const over = path.join(dir, 'over.har');
@@ -166,6 +178,38 @@ describe('a document read element by element that JSON.parse rejects whole fails
 });
 
 describe('the report does not depend on how the bytes arrive', () => {
+  it('a minified (one-line) HAR over --max-line-bytes is read element by element, as pretty-printed: its 6 entries, exit 0', async () => {
+    const file = path.join(tmpDir(), 'min.har');
+    writeFileSync(file, `${JSON.stringify(har(6))}\n`);
+    const { code, r } = await report(['--profile', 'har', '--max-line-bytes', '600', file]);
+    expect(code).toBe(0);
+    expect(r.inputs[0]).toMatchObject({ format: 'json', records: 6, oversized: 0 });
+    expect(r.findings).toEqual([]);
+  });
+  it('a HAR cut short fails closed at any bound: DOCUMENT_UNVERIFIED truncated, exit 1, whether held whole or read element by element', async () => {
+    const text = `${JSON.stringify(har(6), null, 2)}\n`;
+    const file = path.join(tmpDir(), 'cut.har');
+    writeFileSync(file, text.slice(0, text.indexOf('"comment": "end"') - 40));
+    for (const bound of [[], ['--max-line-bytes', '600']]) {
+      const { code, r } = await report([...bound, file]);
+      expect(code).toBe(1);
+      expect(r.findings.filter((f) => f.code === 'DOCUMENT_UNVERIFIED').map((f) => [f.data.reason, f.locations[0]!.line])).toEqual([['truncated', 1]]);
+    }
+  });
+  it('a HAR whose first line opens {"log": reads the same from the .har file, a .log name and stdin: 4 calls, 3 failed', async () => {
+    const dir = tmpDir();
+    const e = (k: number) => JSON.stringify({ ...entry(k), response: { status: k === 0 ? 200 : 500 } });
+    const text = `{"log": {"version": "1.2", "creator": {"name": "x", "version": "1"},\n"entries": [\n${[0, 1, 2, 3].map(e).join(',\n')}\n]}}\n`;
+    const file = path.join(dir, 'capture.har');
+    writeFileSync(file, text);
+    writeFileSync(path.join(dir, 'capture.log'), text);
+    const runs = [await report(['--profile', 'har', file]), await report(['--profile', 'har', path.join(dir, 'capture.log')]), await report(['--profile', 'har', '-'], Buffer.from(text)), await report(['-'], Buffer.from(text))];
+    for (const { code, r } of runs) {
+      expect(code).toBe(0);
+      expect(r.inputs[0]).toMatchObject({ format: 'json', malformed: 0 });
+      expect(r.channels[0]).toMatchObject({ requests: 4, failed: 3 });
+    }
+  });
   it('"calls" repeated after the array (JSON.parse keeps the last): plain, .gz and stdin give one report, DUPLICATE_KEY, exit 1', async () => {
     const dir = tmpDir();
     const profile = path.join(dir, 'calls.json');

@@ -14,6 +14,7 @@ function run(buf: Buffer, sizes: number[], maxValueBytes: number) {
   const records: unknown[] = [];
   const at: Array<[number, string | undefined]> = [];
   const bad: number[] = [];
+  const unverified: Array<[number, string, number]> = [];
   const r = new DocumentReader({
     maxValueBytes,
     splits: SPLITS,
@@ -21,10 +22,11 @@ function run(buf: Buffer, sizes: number[], maxValueBytes: number) {
       record: (v, line, _raw, _d, _doc, pointer) => (records.push(v), at.push([line, pointer])),
       oversized: (line) => bad.push(line),
       malformed: (line) => bad.push(-line),
+      unverifiedDocument: (line, reason, n) => unverified.push([line, reason, n]),
     },
   });
   feedChunks(r, buf, sizes);
-  return { records, at, bad, ledger: r.ledger };
+  return { records, at, bad, unverified, ledger: r.ledger };
 }
 
 const sizes = fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 4 });
@@ -67,7 +69,7 @@ describe('a document over the bound is read by its log.entries elements', () => 
     expect(out.records).toEqual((JSON.parse(text) as { log: { entries: unknown[] } }).log.entries);
   });
 
-  it('an element over the bound is oversized at its line and the others are read', () => {
+  it('an element over the bound is oversized at its line, the others are read, and the document is unverified (element-over-limit)', () => {
     const entries = [{ a: 'x' }, { a: 'y'.repeat(500) }, { a: 'z' }, { a: 'w'.repeat(50) }];
     const text = JSON.stringify({ log: { entries } }, null, 2);
     for (const sz of [[], [7], [100]]) {
@@ -75,6 +77,20 @@ describe('a document over the bound is read by its log.entries elements', () => 
       expect(out.records).toEqual([entries[0], entries[2], entries[3]]);
       expect(out.bad).toEqual([7]);
       expect(out.ledger.oversized).toBe(1);
+      expect(out.unverified).toEqual([[1, 'element-over-limit', 3]]);
+    }
+  });
+
+  it('two elements with no comma between them, together over the bound: unverified, never a silent skip', () => {
+    // JSON.parse rejects the document (the comma is missing); the merged "element" is over the bound, unread.
+    const a = JSON.stringify({ a: 'x'.repeat(60) });
+    const text = `{\n"log": {"entries": [\n${JSON.stringify({ a: 1 })},\n${a}\n${a},\n${JSON.stringify({ a: 2 })}\n], "pad": "${'p'.repeat(300)}"}}\n`;
+    expect(() => JSON.parse(text)).toThrow();
+    for (const sz of [[], [5], [64]]) {
+      const out = run(Buffer.from(text), sz, 100);
+      expect(out.records).toEqual([{ a: 1 }, { a: 2 }]);
+      expect(out.ledger.oversized).toBe(1);
+      expect(out.unverified).toEqual([[1, 'element-over-limit', 2]]);
     }
   });
 

@@ -31,7 +31,7 @@
  *
  * Ledger for documents: `lines` are physical lines, `parsed` the records.
  */
-import type { LineLedger, LineSink } from './lines.js';
+import type { LineLedger, LineSink, UnverifiedReason } from './lines.js';
 
 const NL = 0x0a;
 const CR = 0x0d;
@@ -108,6 +108,11 @@ interface SplitTrack {
   invalid: boolean;
   /** An element did not parse (a malformed record at its line): JSON.parse rejects the record. */
   badElement: boolean;
+  /**
+   * Splitting: an element passed the bound and was skipped unread, so its syntax and the separators
+   * around it (a missing comma merges two elements into one) are not checked: the record cannot be verified.
+   */
+  overElement: boolean;
   /** Elements read as records. */
   records: number;
   /** Splitting: the skeleton (every byte outside the array's elements, compacted), or null past its bound. */
@@ -261,6 +266,12 @@ export class DocumentReader {
   private prevEndedLine = true;
   /** Re-scanning the bytes of a broken record: a `{` at column 0 ends the open record at once. */
   private eager = false;
+  /**
+   * A record held whole that reached a split array (a HAR's `log.entries`) and is no JSON: the
+   * document JSON.parse rejects. Records read from its bytes or after it are not JSON.parse's, so,
+   * as in split mode, the document is unverified at its end (`parsed`: the records read before it).
+   */
+  private broken: { line: number; reason: 'invalid-json' | 'truncated'; parsed: number } | null = null;
 
   /** Key paths (`["log", "entries"]`) of arrays whose elements may be records of their own. */
   private readonly splits: Buffer[][];
@@ -484,7 +495,7 @@ export class DocumentReader {
       if (this.elem.token && !this.inString) this.finish(Buffer.alloc(0), 0, 0);
       else if (this.elem.restart && !this.elem.skipping) {
         // A record that never closes, with a later line that starts with `{`: broken, re-scanned.
-        this.breakElement(Buffer.alloc(0), 0, 0);
+        this.breakElement(Buffer.alloc(0), 0, 0, true, 'truncated');
         this.end();
         return;
       } else {
@@ -493,7 +504,11 @@ export class DocumentReader {
         this.stack = [];
         this.inString = false;
         if (e.skipping) this.oversized(e);
-        else this.malformed(e.line, 'truncated', e.size);
+        else {
+          this.malformed(e.line, 'truncated', e.size);
+          if (reached(this.sp)) this.markBroken(e.line, 'truncated');
+        }
+        this.sp = null;
       }
     } else if (this.outer) {
       // The top-level array is never closed: the document was cut (what was read is kept).
@@ -504,6 +519,15 @@ export class DocumentReader {
       this.ledger.lines++;
       this.lineOpen = false;
     }
+    if (this.broken) {
+      const b = this.broken;
+      this.broken = null;
+      this.unverified(b.line, b.reason, this.ledger.parsed - b.parsed);
+    }
+  }
+
+  private markBroken(line: number, reason: 'invalid-json' | 'truncated'): void {
+    if (!this.broken) this.broken = { line, reason, parsed: this.ledger.parsed };
   }
 
   private newline(): void {
@@ -538,6 +562,7 @@ export class DocumentReader {
     this.hold(chunk, start, end);
     const e = this.elem!;
     const sp = this.sp?.split === true ? this.sp : null;
+    const track = reached(this.sp);
     this.elem = null;
     this.stack = [];
     this.sp = null;
@@ -556,6 +581,7 @@ export class DocumentReader {
       value = JSON.parse(bytes.toString('utf8'));
     } catch {
       this.malformed(e.line, 'invalid-json', e.size);
+      if (track) this.markBroken(e.line, 'invalid-json');
       // Junk between records (a bare token that is no JSON): resume at the next record-like line.
       if (e.token) this.recovering = true;
       return;
@@ -569,10 +595,11 @@ export class DocumentReader {
    * then skip to the next line that starts with `{` — or, if the record noted such a line inside it
    * (`restart`), scan its bytes from that line again, eagerly. The caller resumes at `end`.
    */
-  private breakElement(chunk: Buffer, start: number, end: number, recover = true): void {
+  private breakElement(chunk: Buffer, start: number, end: number, recover = true, why: 'invalid-json' | 'truncated' = 'invalid-json'): void {
     this.hold(chunk, start, end);
     const e = this.elem!;
     const sp = this.sp?.split === true ? this.sp : null;
+    if (!sp && !e.skipping && reached(this.sp)) this.markBroken(e.line, why);
     this.sp = null;
     this.elem = null;
     this.stack = [];
@@ -740,6 +767,7 @@ export class DocumentReader {
     if (sp.subSkipping || sp.subSize > this.maxValueBytes) {
       this.ledger.oversized++;
       this.sink.oversized(open.line, sp.subSize);
+      sp.overElement = true;
     } else {
       sp.sub.push(chunk.subarray(sp.subFrom, i));
       this.element(sp.sub.length === 1 ? sp.sub[0]! : Buffer.concat(sp.sub, sp.subSize), open.line, `${sp.pointer}/${index}`);
@@ -782,6 +810,7 @@ export class DocumentReader {
       this.malformed(e.line, 'invalid-json', e.size);
       this.unverified(e.line, 'invalid-json', sp.records);
     } else if (sp.badElement) this.unverified(e.line, 'invalid-json', sp.records);
+    else if (sp.overElement) this.unverified(e.line, 'element-over-limit', sp.records);
     else if (skel === 'over') this.unverified(e.line, 'skeleton-over-limit', sp.records);
   }
 
@@ -813,6 +842,7 @@ export class DocumentReader {
       if (s.e - s.s > this.maxValueBytes) {
         this.ledger.oversized++;
         this.sink.oversized(s.line, s.e - s.s);
+        sp.overElement = true;
       } else this.element(bytes.subarray(s.s, s.e), s.line, `${sp.pointer}/${s.index}`);
     }
     sp.spans = [];
@@ -844,7 +874,7 @@ export class DocumentReader {
     this.sink.record(value, line, null, undefined, undefined, pointer, bytes);
   }
 
-  private unverified(line: number, reason: 'invalid-json' | 'truncated' | 'skeleton-over-limit', records: number): void {
+  private unverified(line: number, reason: UnverifiedReason, records: number): void {
     this.sink.unverifiedDocument?.(Math.max(1, line), reason, records);
   }
 
@@ -857,6 +887,11 @@ export class DocumentReader {
     this.ledger.oversized++;
     this.sink.oversized(e.line, e.size);
   }
+}
+
+/** A record held whole that has reached its split array (a HAR's `log.entries`): a document whose records are that array's. */
+function reached(sp: SplitTrack | null): boolean {
+  return sp !== null && (sp.arrayDepth !== 0 || sp.done);
 }
 
 function newTrack(all: number): SplitTrack {
@@ -878,6 +913,7 @@ function newTrack(all: number): SplitTrack {
     sep: 0,
     invalid: false,
     badElement: false,
+    overElement: false,
     records: 0,
     skel: null,
     skelFrom: -1,

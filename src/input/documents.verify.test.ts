@@ -84,12 +84,13 @@ describe('a document read element by element is JSON.parse\'s, or is reported', 
         // A document JSON.parse accepts is never called malformed, nor invalid (its skeleton may pass the bound).
         if (p.ok) {
           expect(reported.filter((e) => e[0] === 'malformed')).toEqual([]);
-          for (const u of reported.filter((e) => e[0] === 'unverified')) expect(u[2]).toBe('skeleton-over-limit');
+          for (const u of reported.filter((e) => e[0] === 'unverified')) expect(['skeleton-over-limit', 'element-over-limit']).toContain(u[2]);
         }
         // A document JSON.parse rejects never goes unreported once an element of it is read.
         if (!p.ok && split) expect(reported.length).toBeGreaterThan(0);
-        // (An element over the bound is not held, so not checked: it is reported oversized, docs/inputs.md.)
-        if (!p.ok && split && !reported.some((e) => e[0] === 'malformed' || e[0] === 'repeat' || e[0] === 'oversized')) expect(reported.map((e) => e[0])).toContain('unverified');
+        // It is unverified (an error) unless a malformed record or a repeated key of its path says so:
+        // an element over the bound (not held, so not checked) fails the document closed too.
+        if (!p.ok && split && !reported.some((e) => e[0] === 'malformed' || e[0] === 'repeat')) expect(reported.map((e) => e[0])).toContain('unverified');
       }),
       { numRuns: 600 },
     );
@@ -136,8 +137,11 @@ describe('a document read element by element is JSON.parse\'s, or is reported', 
         expect(ev.filter((e) => e[0] === 'unverified'), text).toEqual([['unverified', 2, 'invalid-json', 2]]);
         expect(ev.filter((e) => e[0] === 'malformed'), text).toEqual([['malformed', 2, 'invalid-json', Buffer.byteLength(text)]]);
       }
-      // Read whole (under the bound): one malformed record, no element.
-      expect(events(`\n${text}\n`, [], 1 << 20).filter((e) => e[0] !== 'ledger')).toEqual([['malformed', 2, 'invalid-json', Buffer.byteLength(text)]]);
+      // Read whole (under the bound): one malformed record, no element, and unverified as when split.
+      expect(events(`\n${text}\n`, [], 1 << 20).filter((e) => e[0] !== 'ledger')).toEqual([
+        ['malformed', 2, 'invalid-json', Buffer.byteLength(text)],
+        ['unverified', 2, 'invalid-json', 0],
+      ]);
     }
   });
 

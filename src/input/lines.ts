@@ -59,10 +59,14 @@ export interface LineSink {
   /**
    * A JSON document read element by element (documents.ts) turned out not to be JSON as a whole
    * (`invalid-json`, `truncated`: JSON.parse rejects it), or its skeleton passed its bound
-   * (`skeleton-over-limit`: not known), at its first line: the `records` read from it are not JSON.parse's.
+   * (`skeleton-over-limit`: not known), or an element of it passed the bound and was skipped unread
+   * (`element-over-limit`: not known), at its first line: the `records` read from it are not JSON.parse's.
    */
-  unverifiedDocument?(line: number, reason: 'invalid-json' | 'truncated' | 'skeleton-over-limit', records: number): void;
+  unverifiedDocument?(line: number, reason: UnverifiedReason, records: number): void;
 }
+
+/** Why a JSON document's records are not JSON.parse's (DOCUMENT_UNVERIFIED, docs/report.md). */
+export type UnverifiedReason = 'invalid-json' | 'truncated' | 'skeleton-over-limit' | 'element-over-limit';
 
 export interface LineReaderOptions {
   needles: readonly Buffer[];

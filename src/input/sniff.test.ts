@@ -35,4 +35,18 @@ describe('sniff recognises a JSON document by its content', () => {
     expect(sniff(Buffer.from('{"a": 1}\n{"a": 2}\n'), 'capture.har', true)).toEqual({ kind: 'jsonl' });
     expect(sniff(Buffer.from('{'), 'capture.har', false)).toBeNull();
   });
+  it('a first line opening `{"log":` that goes on below is a HAR document under any name and on stdin; complete on its line it is JSONL', () => {
+    const har = '{"log": {"version": "1.2",\n"entries": [\n{"a": 1},\n{"a": 2}\n]}}\n';
+    for (const name of ['-', 'capture.log', 'capture.har']) expect(sniff(Buffer.from(har), name, true)).toEqual({ kind: 'json' });
+    expect(sniff(Buffer.from('{"log": {"entries": []}}\n{"log": {"entries": []}}\n'), '-', true)).toEqual({ kind: 'jsonl' });
+    expect(sniff(Buffer.from('{"logs": {\n'), '-', true)).toEqual({ kind: 'jsonl' });
+    expect(sniff(Buffer.from('{"log": {"version"'), '-', false)).toBeNull();
+  });
+  it('a one-line `{…}` alone in a .json/.har file is a document (a minified HAR, split over the bound); elsewhere, or followed by a line, JSONL', () => {
+    const one = '{"log": {"entries": [{"a": 1}]}}';
+    expect(sniff(Buffer.from(`${one}\n`), 'min.har', true)).toEqual({ kind: 'json' });
+    expect(sniff(Buffer.from(one), 'min.json.gz', true)).toEqual({ kind: 'json' });
+    expect(sniff(Buffer.from(`${one}\n`), 'min.log', true)).toEqual({ kind: 'jsonl' });
+    expect(sniff(Buffer.from(`${one}\n${one}\n`), 'min.har', true)).toEqual({ kind: 'jsonl' });
+  });
 });

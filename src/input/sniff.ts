@@ -7,8 +7,9 @@
  *
  * JSONL or document is decided on evidence: a first line that is a complete JSON value followed by
  * another line is JSONL, whatever its first byte; a first value that spans lines and starts with
- * `[` (or `{` in a `.json` or `.har` file, or `{` alone on its line followed by `"log":`, a HAR
- * under any name) is a document; so is a single-line `[…]`.
+ * `[` (or `{` in a `.json` or `.har` file, or `{` alone on its line, or a first line opening
+ * `{"log":` that is no complete value: a HAR under any name, or on stdin) is a document; so is a
+ * single-line `[…]`, or `{…}` in a `.json` or `.har` file, with nothing after it.
  */
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -51,6 +52,18 @@ function startsWith(h: Buffer, bytes: number[]): boolean {
 
 const isWs = (c: number | undefined) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
+const LOG_KEY = Buffer.from('"log"');
+
+/** After the opening `{` at `from`: optional blanks, the key `"log"`, optional blanks, a colon. */
+function startsLog(head: Buffer, from: number): boolean {
+  let j = from;
+  while (j < head.length && isWs(head[j])) j++;
+  if (!head.subarray(j, j + LOG_KEY.length).equals(LOG_KEY)) return false;
+  j += LOG_KEY.length;
+  while (j < head.length && isWs(head[j])) j++;
+  return head[j] === 0x3a;
+}
+
 /** Names whose `{` opens a JSON document (else `{` starts JSONL, unless it stands alone on the first line). */
 const DOCUMENT_NAME = /\.(json|har)(\.gz)?$/i;
 
@@ -79,13 +92,25 @@ export function sniff(head: Buffer, name: string, ended: boolean): Sniffed | nul
     let j = i + 1;
     while (j < head.length && (head[j] === 0x20 || head[j] === 0x09 || head[j] === 0x0d)) j++;
     if (j >= head.length) return full ? { kind: 'jsonl' } : null;
-    return head[j] === 0x0a ? { kind: 'json' } : { kind: 'jsonl' };
+    if (head[j] === 0x0a) return { kind: 'json' };
+    // A HAR by content (stdin, any name): a first line opening `{"log":` that is no complete JSON
+    // value (its object goes on below) is a document, as the same bytes in a `.har` file are.
+    if (!startsLog(head, i + 1)) return { kind: 'jsonl' };
+    const end = head.indexOf(0x0a, i);
+    if (end === -1) return full ? { kind: 'jsonl' } : null;
+    try {
+      JSON.parse(head.toString('utf8', i, end));
+      return { kind: 'jsonl' };
+    } catch {
+      return { kind: 'json' };
+    }
   }
   const nl = head.indexOf(0x0a, i);
   if (nl === -1) {
     if (!full) return null;
-    // One line, no newline: a `[…]` is a document; a `{…}` one value either way.
-    return bracket ? { kind: 'json' } : { kind: 'jsonl' };
+    // One line, no newline: a `[…]` is a document, and so is a `{…}` in a `.json`/`.har` file
+    // (a minified HAR: over the bound it is read element by element).
+    return { kind: 'json' };
   }
   let complete = true;
   try {
@@ -94,8 +119,8 @@ export function sniff(head: Buffer, name: string, ended: boolean): Sniffed | nul
     complete = false;
   }
   if (!complete) return { kind: 'json' };
-  if (!bracket) return { kind: 'jsonl' };
-  // A complete `[…]` first line: JSONL if another line follows, a document if it is all there is.
+  // A complete first line (`[…]`, or `{…}` in a `.json`/`.har` file): JSONL if another line
+  // follows, a document if it is all there is.
   let j = nl + 1;
   while (j < head.length && isWs(head[j])) j++;
   if (j < head.length) return { kind: 'jsonl' };

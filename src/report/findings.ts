@@ -119,10 +119,12 @@ export interface FindingDataMap {
    * A JSON document over --max-line-bytes read element by element (docs/inputs.md, "Large
    * documents") that is not JSON as a whole (`invalid-json`: a byte outside its elements, a
    * separator of its array, or an element, is no JSON; `truncated`: cut short), or whose skeleton
-   * (its bytes outside the elements) passed `limit` bytes (`skeleton-over-limit`: not known):
-   * JSON.parse of the document gives no records, yet `records` were read from it.
+   * (its bytes outside the elements) passed `limit` bytes (`skeleton-over-limit`: not known), or an
+   * element passed `limit` bytes and was skipped unread (`element-over-limit`: its syntax and the
+   * separators around it are not known): JSON.parse of the document may give no records, yet
+   * `records` were read from it.
    */
-  DOCUMENT_UNVERIFIED: { reason: 'invalid-json' | 'truncated' | 'skeleton-over-limit'; records: number; limit: number };
+  DOCUMENT_UNVERIFIED: { reason: 'invalid-json' | 'truncated' | 'skeleton-over-limit' | 'element-over-limit'; records: number; limit: number };
   /** `kind: 'malformed'`: a field has the wrong JSON type; otherwise the record contradicts itself or its vocabulary. */
   INCONSISTENT_RECORD: { problems: string[]; kind?: 'inconsistent' | 'malformed' };
   /** `id`: the engine key the arrival and the deny record share (a correlation id, or `jsonrpc:…`); `deny`: where the deny record is. */

@@ -82,9 +82,11 @@ export function findingMessage(f: Finding): string {
         return `key ${f.data.key} appears twice in one object of a document read element by element: JSON.parse reads the last one, so the records of this document could not be read exactly`;
       return `key ${f.data.key} appears twice in one object: read as the last one, as JSON.parse reads it; a parser keeping the first reads another message`;
     case 'DOCUMENT_UNVERIFIED':
+      if (f.data.reason === 'element-over-limit')
+        return `document read element by element holds an element over ${f.data.limit} bytes, skipped unread, so whether the document is valid JSON is not known; the ${f.data.records} record(s) read from it are not verified`;
       return f.data.reason === 'skeleton-over-limit'
         ? `document read element by element: its bytes outside the elements pass ${f.data.limit} bytes, so whether it is valid JSON is not known; the ${f.data.records} record(s) read from it are not verified`
-        : `document read element by element is not valid JSON${f.data.reason === 'truncated' ? ' (cut short)' : ''}: JSON.parse would read no record from it; the ${f.data.records} record(s) read are not verified`;
+        : `document holding a split array is not valid JSON${f.data.reason === 'truncated' ? ' (cut short)' : ''}: JSON.parse would read no record from it; the ${f.data.records} record(s) read are not verified`;
     case 'UNSUPPORTED_SCHEMA':
       return `unsupported schema ${f.data.schema}`;
     case 'INCONSISTENT_RECORD':

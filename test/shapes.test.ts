@@ -1,7 +1,8 @@
 /**
  * The bench's capture shapes (bench/generate.mjs --shape: mix, line-heavy, raw-heavy), each large
  * enough for --jobs to use workers: the JSON report is byte-identical for --jobs 1, 2 and 3, and
- * the classifier's fast path gives the report --validate-all gives (every line parsed).
+ * the classifier's fast path gives the report --validate-all gives (every line parsed), but for
+ * the count of lines it skipped unparsed.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -25,8 +26,11 @@ describe('generated capture shapes', () => {
         expect(r.code).toBe(one.code);
       }
       const all = await runCli([...args, '--validate-all']);
-      // Byte for byte, but for `run.validateAll`, which echoes the option (what `merge` requires equal).
-      expect(all.stdout.replace('"validateAll": true', '"validateAll": false')).toBe(one.stdout);
+      // Byte for byte, but for `run.validateAll`, which echoes the option (what `merge` requires equal),
+      // and `unparsed`, the lines the fast path skipped without JSON.parse (none under --validate-all).
+      expect(JSON.parse(all.stdout).totals.unparsed).toBe(0);
+      const parsedAll = (text: string) => text.replace(/"unparsed": \d+/g, '"unparsed": 0');
+      expect(all.stdout.replace('"validateAll": true', '"validateAll": false')).toBe(parsedAll(one.stdout));
     });
   }
 });

@@ -195,7 +195,8 @@ describe.runIf(process.env.GROWTH_FULL === '1')('at full size, default windows (
 /**
  * The windows at their default size (100 000 ids), without the cost of reading: the engine alone
  * pairs N calls by id (the closed-id window fills) and 2N (every later close evicts one), and the
- * Assay profile's window (deny keys, seen correlation ids) remembers N keys and 2N. An eviction
+ * Assay profile's window (deny keys, seen correlation ids) at its bound N is offered N keys and 2N
+ * (it fills, then refuses each later new key: docs/design.md §8). An eviction
  * that walks the window (a `Map` used as a queue: each `keys().next()` steps over the entries
  * deleted before it) makes 2N cost many times N.
  */
@@ -217,7 +218,7 @@ describe('the windows evict in O(1) at their default size', () => {
   function rememberKeys(keys: number): () => Promise<void> {
     return async () => {
       const m = new Map<string, true>();
-      for (let k = 0; k < keys; k++) rememberBounded(m, `corr-${k}`, true, 2 * N);
+      for (let k = 0; k < keys; k++) rememberBounded(m, `corr-${k}`, true, N);
     };
   }
   for (const [name, make] of [

@@ -55,6 +55,23 @@ export function readCall(run: AssayRun, obj: Record<string, unknown>, loc: Loc, 
   return { rpcKey: rpcKeyOf(r), corrId, tool: producerToolName(params?.name) };
 }
 
+/** A key a case-insensitive decoder (Go's encoding/json: simple folding, `ſ` is `s`) reads as `method`. */
+function foldsToMethod(key: string): boolean {
+  return key.length <= 8 && key.toLowerCase().replace(/ſ/g, 's') === 'method';
+}
+
+/**
+ * Could a batch element be a tools/call to some server: a nested batch, or an object whose method,
+ * under any key a case-insensitive decoder reads as `method`, is tools/call in any spelling.
+ */
+function mayBeToolsCall(m: unknown): boolean {
+  if (Array.isArray(m)) return true;
+  const o = asObject(m);
+  if (!o) return false;
+  for (const k of Object.keys(o)) if (foldsToMethod(k) && (o[k] === 'tools/call' || isOtherToolsCallSpelling(o[k]) || k !== 'method')) return true;
+  return false;
+}
+
 /** A line of an assay input that no handler read: the delivery audit cannot be exact. */
 export function unreadLine(run: AssayRun): (loc: Loc, reason: string) => void {
   return (loc, reason) => run.unverify('unread-line', loc, { path: loc.path, reason });
@@ -67,7 +84,7 @@ export function unreadLine(run: AssayRun): (loc: Loc, reason: string) => void {
  */
 function preRead(run: AssayRun, value: unknown, loc: Loc, role: 'caller' | 'upstream'): RecordOutcome | null {
   if (Array.isArray(value)) {
-    if (value.some((m) => asObject(m)?.method === 'tools/call')) run.unverify('unread-line', loc, { path: loc.path, reason: 'batch' });
+    if (value.some(mayBeToolsCall)) run.unverify('unread-line', loc, { path: loc.path, reason: 'batch' });
     if (value.some((m) => isOtherToolsCallSpelling(asObject(m)?.method))) otherSpelling(run, loc, role === 'upstream' ? DELIVERY_CHANNEL.name : DECISION_CHANNEL.name);
     return 'ignored';
   }

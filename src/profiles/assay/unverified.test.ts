@@ -343,6 +343,30 @@ describe('a JSON-RPC key the audit reads, under another letter case, fails close
   });
 });
 
+describe('a JSON-RPC batch that may hold a tools/call under a case-variant method key, or a nested batch, is not read: the audit fails closed', () => {
+  const decisions = [deny('github.delete_repo', 'corr-1'), allow('misc.ok', 'corr-2')];
+  const caller = [call(1, 'github.delete_repo', 'corr-1'), call(2, 'misc.ok', 'corr-2')];
+  const denied = '"params":{"name":"github.delete_repo","arguments":{},"_meta":{"assay.correlation_id":"corr-1"}}';
+  const batches = [
+    `[{"jsonrpc":"2.0","id":5,"Method":"tools/call",${denied}}]`,
+    `[{"jsonrpc":"2.0","id":5,"method":"tools/list","Method":"tools/call",${denied}}]`,
+    `[{"jsonrpc":"2.0","id":5,"method":"tools/list","methoD":"tools/call",${denied}}]`,
+    `[[{"jsonrpc":"2.0","id":5,"method":"tools/call",${denied}}]]`,
+  ];
+  for (const line of batches) {
+    it(`upstream ${line.slice(0, 70)}…: DELIVERY_UNVERIFIED (unread-line, batch), in both readings`, async () => {
+      for (const validateAll of [false, true]) {
+        const { r } = await audit(decisions, caller, [call(2, 'misc.ok', 'corr-2'), line], { validateAll });
+        failsClosed(r, 'unread-line');
+      }
+    });
+  }
+  it('a batch of tools/list requests under the exact key is read as no call: verified', async () => {
+    const { r } = await audit(decisions, caller, [call(2, 'misc.ok', 'corr-2'), '[{"jsonrpc":"2.0","id":7,"method":"tools/list"}]']);
+    expect(causes(r)).toEqual([]);
+  });
+});
+
 describe('finding messages name no empty caller', () => {
   it('a decision record with no caller id whose correlation id no caller call has: the ORPHAN_RESPONSE message has no empty "for"', async () => {
     const d = deny('t', 'c9');

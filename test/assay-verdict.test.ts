@@ -14,7 +14,7 @@ import { table } from '../src/formatters/table.js';
 import { markdown } from '../src/formatters/markdown.js';
 import { github } from '../src/formatters/github.js';
 import { junit } from '../src/formatters/junit.js';
-import { fixture, runCli, tmpDir, writeCapture } from './helpers.js';
+import { annotations, fixture, runCli, tmpDir, writeCapture } from './helpers.js';
 
 const ctx = { chalk: new Chalk({ level: 0 }), cwd: process.cwd() };
 const lines = (name: string) => readFileSync(fixture(name), 'utf8').trim().split('\n');
@@ -23,16 +23,6 @@ const views = async (opts: Parameters<typeof analyze>[0]) => {
   return { report, table: table.render(report, ctx), markdown: markdown.render(report, ctx), github: github.render(report, ctx), junit: junit.render(report, ctx) };
 };
 
-/** A workflow command as the runner reads it (the escapes of @actions/core's command.ts undone). */
-const unescapeData = (s: string) => s.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%');
-const unescapeProperty = (s: string) => unescapeData(s.replace(/%3A/g, ':').replace(/%2C/g, ','));
-const annotations = (out: string) =>
-  out.split('\n').flatMap((l) => {
-    const m = /^::(error|warning|notice)(?: ([^:]*))?::(.*)$/.exec(l);
-    if (!m) return [];
-    const props = Object.fromEntries((m[2] ?? '').split(',').filter(Boolean).map((p) => p.split('=').map(unescapeProperty) as [string, string]));
-    return [{ level: m[1], props, message: unescapeData(m[3]!) }];
-  });
 const verdictAnnotation = (out: string) => annotations(out).filter((a) => a.props.title === 'callpair delivery audit');
 
 /** The JUnit reader CI dashboards use: each suite's properties are its metadata. */

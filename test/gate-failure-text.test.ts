@@ -12,18 +12,8 @@ import { renderGithub } from '../src/formatters/github.js';
 import { renderJunit } from '../src/formatters/junit.js';
 import { renderMarkdown } from '../src/formatters/markdown.js';
 import { table } from '../src/formatters/table.js';
-import { fixture, tmpDir, writeCapture } from './helpers.js';
+import { annotations, fixture, tmpDir, writeCapture } from './helpers.js';
 
-/** A workflow command as the runner reads it (the escapes of @actions/core's command.ts undone). */
-const unescapeData = (s: string) => s.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%');
-const unescapeProperty = (s: string) => unescapeData(s.replace(/%3A/g, ':').replace(/%2C/g, ','));
-const annotations = (out: string) =>
-  out.split('\n').flatMap((l) => {
-    const m = /^::(error|warning|notice)(?: ([^:]*))?::(.*)$/.exec(l);
-    if (!m) return [];
-    const props = Object.fromEntries((m[2] ?? '').split(',').filter(Boolean).map((p) => p.split('=').map(unescapeProperty) as [string, string]));
-    return [{ level: m[1], props, message: unescapeData(m[3]!) }];
-  });
 
 type Suite = { cases: Array<{ name: string; status: string; failure: string }> };
 const { parse: readJunit } = createRequire(import.meta.url)('test-results-parser') as { parse(o: { type: string; files: string[] }): { suites: Suite[] } };

@@ -156,14 +156,34 @@ export function nest(depth: number, leaf: unknown): unknown {
   return v;
 }
 
-/** Feeds `buf` to a streaming reader in chunks of the given sizes, cycled (none: one chunk), then ends it. */
-export function feedChunks(r: { push(chunk: Buffer): void; end(): void }, buf: Buffer, sizes: readonly number[]): void {
+/** `buf` cut in chunks of the given sizes, cycled (none: one chunk). */
+export function chunksOf(buf: Buffer, sizes: readonly number[]): Buffer[] {
+  const chunks: Buffer[] = [];
   let pos = 0;
   let k = 0;
   while (pos < buf.length) {
     const n = Math.max(1, sizes.length ? sizes[k++ % sizes.length]! : buf.length);
-    r.push(buf.subarray(pos, pos + n));
+    chunks.push(buf.subarray(pos, pos + n));
     pos += n;
   }
+  return chunks;
+}
+
+/** Feeds `buf` to a streaming reader in chunks of the given sizes, cycled (none: one chunk), then ends it. */
+export function feedChunks(r: { push(chunk: Buffer): void; end(): void }, buf: Buffer, sizes: readonly number[]): void {
+  for (const c of chunksOf(buf, sizes)) r.push(c);
   r.end();
 }
+
+/** A workflow command as the runner reads it (the escapes of @actions/core's command.ts undone). */
+const unescapeData = (s: string) => s.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%');
+const unescapeProperty = (s: string) => unescapeData(s.replace(/%3A/g, ':').replace(/%2C/g, ','));
+
+/** The GitHub annotations (`::error …::`, `::warning`, `::notice`) of a `-f github` output, decoded as the runner decodes them. */
+export const annotations = (out: string) =>
+  out.split('\n').flatMap((l) => {
+    const m = /^::(error|warning|notice)(?: ([^:]*))?::(.*)$/.exec(l);
+    if (!m) return [];
+    const props = Object.fromEntries((m[2] ?? '').split(',').filter(Boolean).map((p) => p.split('=').map(unescapeProperty) as [string, string]));
+    return [{ level: m[1], props, message: unescapeData(m[3]!) }];
+  });

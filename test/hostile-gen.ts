@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { fixture } from './helpers.js';
+import { chunksOf, fixture } from './helpers.js';
 
 /** How many runs each property makes: `FUZZ_RUNS` (npm run fuzz) or a small default for npm test. */
 export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 40);
@@ -226,15 +226,7 @@ export function physicalLines(buf: Buffer): number {
 
 /** A stdin stand-in that hands the bytes over in the given chunk sizes (chunk boundaries are a classic bug spot). */
 export function chunkedStream(buf: Buffer, sizes: readonly number[]): Readable {
-  const chunks: Buffer[] = [];
-  let pos = 0;
-  let k = 0;
-  while (pos < buf.length) {
-    const n = Math.max(1, sizes.length ? sizes[k++ % sizes.length]! : buf.length);
-    chunks.push(buf.subarray(pos, pos + n));
-    pos += n;
-  }
-  return Readable.from(chunks, { objectMode: false });
+  return Readable.from(chunksOf(buf, sizes), { objectMode: false });
 }
 
 /**

@@ -121,7 +121,7 @@ interface KeyPlan {
 }
 
 /** A key as a case-insensitive decoder (Go's encoding/json) compares it: upper then lower case folds `ſ` and `K` too. */
-function foldKey(k: string): string {
+export function foldKey(k: string): string {
   return k.toUpperCase().toLowerCase();
 }
 

@@ -2,6 +2,7 @@
  * The JSON-RPC logs around the decisions: the caller's sent `tools/call` lines (requests of
  * `decision`) and the upstream's received ones (terminals of `delivery`).
  */
+import { foldKey } from '../../input/exact.js';
 import type { Loc } from '../../model.js';
 import { finding } from '../../report/findings.js';
 import { checkId, derivedKey, type IdKey, makeEvent } from '../event.js';
@@ -55,20 +56,15 @@ export function readCall(run: AssayRun, obj: Record<string, unknown>, loc: Loc, 
   return { rpcKey: rpcKeyOf(r), corrId, tool: producerToolName(params?.name) };
 }
 
-/** A key a case-insensitive decoder (Go's encoding/json: simple folding, `ſ` is `s`) reads as `method`. */
-function foldsToMethod(key: string): boolean {
-  return key.length <= 8 && key.toLowerCase().replace(/ſ/g, 's') === 'method';
-}
-
 /**
  * Could a batch element be a tools/call to some server: a nested batch, or an object whose method,
- * under any key a case-insensitive decoder reads as `method`, is tools/call in any spelling.
+ * under any key a case-insensitive decoder reads as `method` (`foldKey`), is tools/call in any spelling.
  */
 function mayBeToolsCall(m: unknown): boolean {
   if (Array.isArray(m)) return true;
   const o = asObject(m);
   if (!o) return false;
-  for (const k of Object.keys(o)) if (foldsToMethod(k) && (o[k] === 'tools/call' || isOtherToolsCallSpelling(o[k]) || k !== 'method')) return true;
+  for (const k of Object.keys(o)) if (foldKey(k) === 'method' && (o[k] === 'tools/call' || isOtherToolsCallSpelling(o[k]) || k !== 'method')) return true;
   return false;
 }
 

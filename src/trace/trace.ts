@@ -469,7 +469,7 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
         const inner = await trace({ ...opts, target: { kind: 'location', path: target.path, line: nearLine, ...(holder !== '' ? { pointer: holder } : {}) } });
         return { ...inner, target, within: { line: nearLine, ...(holder !== '' ? { pointer: holder } : {}), ...(w.pointer === undefined ? { document: w.line } : {}) } };
       }
-      out.line = { state: 'document', kind: recordKind(w.value), profile, outcome: w.outcome, record: { line: w.line, end: w.end } };
+      out.line = documentLine(w, profile);
       return out;
     }
     const line =
@@ -482,6 +482,11 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
 }
 
 /** Whether the record at `pointer` inside document record `w` starts on line `start` and reaches `line`. */
+/** A traced line that a document record holds (or starts), with no call on it: that record's kind, outcome and lines. */
+function documentLine(r: ProbedRecord, profile: string | null): TraceLine {
+  return { state: 'document', kind: recordKind(r.value), profile, outcome: r.outcome, record: { line: r.line, end: r.end } };
+}
+
 function spans(w: ProbedRecord & { bytes: Buffer }, pointer: string, start: number, line: number): boolean {
   const s = pointerLines(w.value, w.bytes, pointer);
   return s !== null && w.line + s.start === start && w.line + s.end >= line;
@@ -537,7 +542,7 @@ async function describeLine(file: string, n: number, profile: string, reason: st
         }
         // A document record starting on this line that spans lines (or that a profile used: its
         // calls are at other lines), or a line of a document in no record read whole.
-        if (at && (at.end > at.line || at.outcome === 'used')) return { state: 'document', kind: recordKind(at.value), profile, outcome: at.outcome, record: { line: at.line, end: at.end } };
+        if (at && (at.end > at.line || at.outcome === 'used')) return documentLine(at, profile);
         if (!at && format === 'json') return { state: 'document', kind: null, profile, record: null };
         // Parsed: the profiles read it (JSON.parse's reading, docs/inputs.md); else skipped unparsed.
         if (at) return { state: 'read', kind: recordKind(json ? value : at.value), profile, outcome: at.outcome };

@@ -195,6 +195,12 @@ const SUB = 128; // sub-buckets per power of two; exact below 2·SUB µs
 
 export function bucketIndex(us: number): number {
   if (us < 2 * SUB) return us;
+  // An integer below 2^31 (the usual latency): its power of two from its leading zeros, the same
+  // exponent as floor(log2) below (checked for every such integer), and a shift for the division.
+  if (us < 0x80000000 && (us | 0) === us) {
+    const e = 24 - Math.clz32(us); // 31 − clz − 7
+    return 2 * SUB + (e - 1) * SUB + ((us >>> e) - SUB);
+  }
   const e = Math.floor(Math.log2(us)) - 7; // ≥ 1: us / 2^e lies in [128, 256)
   const m = Math.floor(us / 2 ** e);
   const mm = m >= 2 * SUB ? 2 * SUB - 1 : m < SUB ? SUB : m; // guard float edges

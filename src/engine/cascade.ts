@@ -4,7 +4,7 @@
  * agreeing signature; failing that (unless the channel requires a signature), the oldest.
  */
 import type { CallEvent, ChannelSpec, Confidence, Method } from '../model.js';
-import type { OpenReq, OpenSet } from './state.js';
+import { idIndex, type OpenReq, type OpenSet } from './state.js';
 import { sigConflict, sigMatch } from './signature.js';
 
 export { conflictField, sigConflict, sigMatch } from './signature.js';
@@ -29,18 +29,31 @@ export interface CascadeConflict {
 export function cascade(open: OpenSet | null, ev: CallEvent, spec: ChannelSpec): CascadeMatch | CascadeConflict | null {
   if (!open) return null;
   if (ev.id !== null) {
-    const held = open.byId.get(ev.id);
-    if (held !== undefined) {
-      if (!Array.isArray(held)) {
-        // A signature the channel requires must not conflict, even under an id (below).
-        if (!spec.signatureRequired || !sigConflict(ev.sig, held.sig)) return { taken: held, method: idMethod(ev, held), confidence: 'exact', candidates: 1 };
-        return { conflict: held };
+    const small = open.all.smallEntries();
+    if (small !== null) {
+      // A small pool holds no id index (src/engine/state.ts): the same answer, read off its requests in arrival order.
+      let first: OpenReq | undefined;
+      for (let i = 0; i < small.length; i++) {
+        const r = small[i]!;
+        if (r.ev.id !== ev.id) continue;
+        if (!spec.signatureRequired || !sigConflict(ev.sig, r.sig)) return { taken: r, method: idMethod(ev, r), confidence: 'exact', candidates: 1 };
+        first ??= r;
       }
-      if (!spec.signatureRequired) return { taken: held[0]!, method: idMethod(ev, held[0]!), confidence: 'exact', candidates: 1 };
-      // A signature the channel requires must not conflict, even under an id: the oldest request
-      // with this id whose known fields agree is taken; none agreeing is a conflict, never a pair.
-      for (const r of held) if (!sigConflict(ev.sig, r.sig)) return { taken: r, method: idMethod(ev, r), confidence: 'exact', candidates: 1 };
-      return { conflict: held[0]! };
+      if (first !== undefined) return { conflict: first };
+    } else {
+      const held = idIndex(open).get(ev.id);
+      if (held !== undefined) {
+        if (!Array.isArray(held)) {
+          // A signature the channel requires must not conflict, even under an id (below).
+          if (!spec.signatureRequired || !sigConflict(ev.sig, held.sig)) return { taken: held, method: idMethod(ev, held), confidence: 'exact', candidates: 1 };
+          return { conflict: held };
+        }
+        if (!spec.signatureRequired) return { taken: held[0]!, method: idMethod(ev, held[0]!), confidence: 'exact', candidates: 1 };
+        // A signature the channel requires must not conflict, even under an id: the oldest request
+        // with this id whose known fields agree is taken; none agreeing is a conflict, never a pair.
+        for (const r of held) if (!sigConflict(ev.sig, r.sig)) return { taken: r, method: idMethod(ev, r), confidence: 'exact', candidates: 1 };
+        return { conflict: held[0]! };
+      }
     }
   }
   const pool = ev.id !== null ? open.noId : open.all;

@@ -276,8 +276,8 @@ export class PairingEngine {
   private removeOpen(ch: ChannelState, sc: ScopeState, req: OpenReq): void {
     const open = sc.open!;
     open.all.delete(req);
-    if (req.ev.id !== null) removeWithId(open, req.ev.id, req);
-    else open.noId.delete(req);
+    removeWithId(open, req);
+    if (req.ev.id === null) open.noId.delete(req);
     ch.openTotal--;
     ch.openQueue.closed(ch.openTotal);
   }
@@ -418,7 +418,7 @@ export class PairingEngine {
 
     countPair(ch.counters, method, confidence, latencyMs, ev.loc);
     countPair(sc.counters, method, confidence, latencyMs, ev.loc);
-    if (latencyMs !== null && latencyMs >= 0) this.recordGroupLatency(ch, latencyGroup(req, ev), latencyMs, ev.loc);
+    if (latencyMs !== null && latencyMs >= 0) this.recordGroupLatency(ch, req, ev, latencyMs, ev.loc);
     else if (latencyMs !== null && req.time !== null && ev.time !== null)
       // Reported, never corrected: both times as stated, the latency kept out of the percentiles.
       this.sink.finding(finding('CLOCK_SKEW', { channel: ch.spec.name, scope: sc.scope, locations: [ev.loc, req.loc] }, { requestTime: req.time, terminalTime: ev.time, skewMs: req.time - ev.time, id: shownId(ev) }));
@@ -455,13 +455,26 @@ export class PairingEngine {
     return pair;
   }
 
-  private recordGroupLatency(ch: ChannelState, groupLabel: [string | null, string | null], latencyMs: number, at: Loc): void {
-    // Most pairs fall in the group of the pair before (groups are never dropped): no key built then.
+  private recordGroupLatency(ch: ChannelState, req: CallEvent, ev: CallEvent, latencyMs: number, at: Loc): void {
+    // The group's two labels as latencyGroup (src/model.ts) makes them, without its array: most
+    // pairs fall in the group of the pair before (groups are never dropped), so no key is built then.
+    const ra = req.attrs;
+    const ta = ev.attrs;
+    let a: string | null;
+    let b: string | null;
+    if (ra.tool != null || ta.tool != null) {
+      a = ra.tool ?? ta.tool ?? null;
+      b = null;
+    } else {
+      a = ra.provider ?? ta.provider ?? null;
+      b = ra.model ?? ta.model ?? null;
+    }
     const last = ch.lastGroup;
-    if (last !== null && last.a === groupLabel[0] && last.b === groupLabel[1]) {
+    if (last !== null && last.a === a && last.b === b) {
       last.group.hist.record(latencyMs, at);
       return;
     }
+    const groupLabel = latencyGroup(req, ev);
     const key = `${groupLabel[0] ?? ''}\u0000${groupLabel[1] ?? ''}`;
     let g = ch.groups.get(key);
     if (!g) {
@@ -472,10 +485,10 @@ export class PairingEngine {
         if (!g) ch.groups.set(OVERFLOW_GROUP, (g = { label: ['(other groups)', null], hist: new LatencyHistogram() }));
       } else ch.groups.set(key, (g = { label: groupLabel, hist: new LatencyHistogram() }));
     }
-    if (last === null) ch.lastGroup = { a: groupLabel[0], b: groupLabel[1], group: g };
+    if (last === null) ch.lastGroup = { a, b, group: g };
     else {
-      last.a = groupLabel[0];
-      last.b = groupLabel[1];
+      last.a = a;
+      last.b = b;
       last.group = g;
     }
     g.hist.record(latencyMs, at);

@@ -182,6 +182,14 @@ export class SigPool<T extends PoolEntry> {
     return this.count === 0 && this.small && this.order.length === 0;
   }
 
+  /**
+   * While the pool is small, its live entries in arrival order (the array itself: read, never
+   * change it); null once it is large.
+   */
+  smallEntries(): readonly T[] | null {
+    return this.small ? this.order : null;
+  }
+
   /** The entry is live in this pool. */
   has(e: T): boolean {
     return (e.live & this.bit) !== 0;

@@ -53,51 +53,93 @@ export const IN_SIG_SHADOW = 8;
 export interface OpenSet {
   all: SigPool<OpenReq>;
   noId: SigPool<OpenReq>;
-  /** The open requests with an id: the request, or the requests oldest first when the id is open more than once. */
-  byId: Map<string, OpenReq | OpenReq[]>;
+  /**
+   * The open requests with an id: the request, or the requests oldest first when the id is open more
+   * than once. Only while `all` is large: a small `all` (a few requests, src/engine/pool.ts) is
+   * scanned instead — most scopes hold a call or two, and a Map that fills and empties on every
+   * call costs more (it is resized as it empties). Null otherwise; made from `all` the first time a
+   * large `all` needs it, then kept up to date until `all` is empty (it is the requests of `all`
+   * with an id, so it can always be made again from them).
+   */
+  byId: Map<string, OpenReq | OpenReq[]> | null;
   fifo: SigPool<ShadowReq>;
   sigShadow: SigPool<ShadowReq>;
 }
 
 export function newOpenSet(): OpenSet {
-  return { all: new SigPool(IN_ALL), noId: new SigPool(IN_NO_ID), byId: new Map(), fifo: new SigPool(IN_FIFO), sigShadow: new SigPool(IN_SIG_SHADOW) };
+  return { all: new SigPool(IN_ALL), noId: new SigPool(IN_NO_ID), byId: null, fifo: new SigPool(IN_FIFO), sigShadow: new SigPool(IN_SIG_SHADOW) };
 }
 
-/** The oldest open request with this id. */
-export function firstWithId(open: OpenSet, id: string): OpenReq | undefined {
-  const held = open.byId.get(id);
-  return held === undefined || !Array.isArray(held) ? held : held[0];
+/** The id index of a large `all` (made from its live requests, oldest first, when first needed). */
+export function idIndex(open: OpenSet): Map<string, OpenReq | OpenReq[]> {
+  let m = open.byId;
+  if (m === null) {
+    m = open.byId = new Map();
+    for (const r of open.all.values()) if (r.ev.id !== null) fileId(m, r.ev.id, r);
+  }
+  return m;
 }
 
-/** Files an open request under its id; returns the oldest request already open with it, if any. */
-export function addWithId(open: OpenSet, id: string, req: OpenReq): OpenReq | undefined {
-  const held = open.byId.get(id);
+function fileId(m: Map<string, OpenReq | OpenReq[]>, id: string, req: OpenReq): OpenReq | undefined {
+  const held = m.get(id);
   if (held === undefined) {
-    open.byId.set(id, req);
+    m.set(id, req);
     return undefined;
   }
   if (Array.isArray(held)) {
     held.push(req);
     return held[0];
   }
-  open.byId.set(id, [held, req]);
+  m.set(id, [held, req]);
   return held;
 }
 
-/** The request leaves its id's entry (most ids are open once: no search, no splice). */
-export function removeWithId(open: OpenSet, id: string, req: OpenReq): void {
-  const held = open.byId.get(id);
-  if (held === req) open.byId.delete(id);
+/** The oldest open request with this id. */
+export function firstWithId(open: OpenSet, id: string): OpenReq | undefined {
+  const small = open.all.smallEntries();
+  if (small !== null) {
+    for (let i = 0; i < small.length; i++) if (small[i]!.ev.id === id) return small[i];
+    return undefined;
+  }
+  const held = idIndex(open).get(id);
+  return held === undefined || !Array.isArray(held) ? held : held[0];
+}
+
+/**
+ * Files an open request under its id, before it joins `all`; returns the oldest request already
+ * open with it, if any.
+ */
+export function addWithId(open: OpenSet, id: string, req: OpenReq): OpenReq | undefined {
+  // A small `all` holds no index: the scan finds the oldest (an index, if `all` grows, is made from it).
+  if (open.all.smallEntries() !== null) return firstWithId(open, id);
+  return fileId(idIndex(open), id, req);
+}
+
+/**
+ * After the request left `all`: it leaves its id's entry (most ids are open once: no search, no
+ * splice), and an `all` small again (it empties first) keeps no index.
+ */
+export function removeWithId(open: OpenSet, req: OpenReq): void {
+  const m = open.byId;
+  if (m === null) return;
+  if (open.all.smallEntries() !== null) {
+    open.byId = null;
+    return;
+  }
+  const id = req.ev.id;
+  if (id === null) return;
+  const held = m.get(id);
+  if (held === req) m.delete(id);
   else if (held !== undefined && Array.isArray(held)) {
     const i = held.indexOf(req);
     if (i >= 0) held.splice(i, 1);
-    if (held.length === 0) open.byId.delete(id);
+    if (held.length === 0) m.delete(id);
   }
 }
 
 /** Holds nothing at all, not even an index or a stale entry: as good as a new one. */
 export function isEmptyOpenSet(o: OpenSet): boolean {
-  return o.byId.size === 0 && o.all.isPristine() && o.noId.isPristine() && o.fifo.isPristine() && o.sigShadow.isPristine();
+  return o.byId === null && o.all.isPristine() && o.noId.isPristine() && o.fifo.isPristine() && o.sigShadow.isPristine();
 }
 
 export interface ScopeState {

@@ -11,6 +11,11 @@
  * longer its key's is stale), compacted when stale entries outnumber live ones; a key remembered
  * again is updated in place (no delete, so no hole in its hash chain). Every operation is amortised
  * O(1) and the window holds at most `limit` keys and about twice as many queue entries.
+ *
+ * Remembering is lazy: a key is only queued as pending (two array pushes) and the window takes it
+ * on the next `has` or `size`, or once `limit` keys are pending, in the order they came, so the
+ * window is the one eager remembering makes. Most runs ask `has` rarely (a terminal nothing takes):
+ * until then no Map is written per call.
  */
 export class RecentKeys {
   /** Per scope, each remembered id's stamp; a scope with none left is dropped. */
@@ -21,19 +26,39 @@ export class RecentKeys {
   private keyStamps: number[] = [];
   private head = 0;
   private tick = 0;
+  /** Remembered, not yet in the window (at most `limit`). */
+  private pendScopes: string[] = [];
+  private pendKeys: string[] = [];
 
   constructor(private readonly limit: number) {}
 
   get size(): number {
+    if (this.pendKeys.length !== 0) this.apply();
     return this.count;
   }
 
   has(scope: string, key: string): boolean {
+    if (this.pendKeys.length !== 0) this.apply();
     const m = this.stamps.get(scope);
     return m !== undefined && m.has(key);
   }
 
   remember(scope: string, key: string): void {
+    this.pendScopes.push(scope);
+    this.pendKeys.push(key);
+    if (this.pendKeys.length >= this.limit) this.apply();
+  }
+
+  /** The pending keys enter the window, oldest first. */
+  private apply(): void {
+    const scopes = this.pendScopes;
+    const keys = this.pendKeys;
+    this.pendScopes = [];
+    this.pendKeys = [];
+    for (let i = 0; i < keys.length; i++) this.rememberNow(scopes[i]!, keys[i]!);
+  }
+
+  private rememberNow(scope: string, key: string): void {
     const stamp = ++this.tick;
     let m = this.stamps.get(scope);
     if (m === undefined) this.stamps.set(scope, (m = new Map()));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChunkSearch, escapePatterns, repeatedKey } from './exact.js';
+import { ByteSample, ChunkSearch, escapePatterns, repeatedKey } from './exact.js';
 import type { KeepTree } from '../profiles/keep.js';
 
 const rk = (s: string, tree: KeepTree = { method: true, id: true, params: { name: true } }) => repeatedKey(Buffer.from(s), 0, Buffer.byteLength(s), tree);
@@ -45,5 +45,32 @@ describe('ChunkSearch', () => {
     }
     expect(lines.map(([a, b]) => cs.has(buf, a, b, true))).toEqual([true, false, true]);
     expect(lines.map(([a, b]) => new ChunkSearch(escapePatterns(['x'])).has(buf, a, b, false))).toEqual([true, false, false]);
+  });
+});
+
+describe('ChunkSearch probes', () => {
+  // A tiny PRNG: the same cases on every run.
+  let seed = 7;
+  const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+  it('finds exactly the lines holding a pattern, whichever byte the sample makes its probe start at', () => {
+    const alphabet = 'ab"/\\u.:ze ';
+    for (let round = 0; round < 300; round++) {
+      const pats = Array.from({ length: 1 + rnd(3) }, () => Array.from({ length: 1 + rnd(9) }, () => alphabet[rnd(alphabet.length)]).join(''));
+      const lines = Array.from({ length: 1 + rnd(12) }, () => Array.from({ length: rnd(30) }, () => alphabet[rnd(alphabet.length)]).join(''));
+      const buf = Buffer.from(lines.join('\n') + '\n', 'latin1');
+      // The sample: this chunk, or another text (a probe then starts at any byte).
+      const sample = new ByteSample();
+      sample.take(round % 2 ? buf : Buffer.from(Array.from({ length: rnd(200) }, () => alphabet[rnd(alphabet.length)]).join(''), 'latin1'));
+      for (const probe of [false, true]) {
+        const cs = new ChunkSearch(pats.map((p) => Buffer.from(p, 'latin1')), probe);
+        cs.newChunk(sample);
+        let s = 0;
+        for (const l of lines) {
+          const e = s + l.length;
+          expect(cs.has(buf, s, e, true)).toBe(pats.some((p) => l.includes(p)));
+          s = e + 1;
+        }
+      }
+    }
   });
 });

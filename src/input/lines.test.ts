@@ -85,4 +85,19 @@ describe('LineReader', () => {
     expect(records.map((r) => r[0])).toEqual([3]);
     expect(ledger.unparsed).toBe(3);
   });
+
+  it('parses exactly the lines holding a needle, whichever bytes each chunk makes the probes start at', () => {
+    let seed = 11;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+    const needles = ['"llm:request"', '"llm:response"', '"provider:', '"q'];
+    const words = ['"llm:request"', '"llm:response"', '"provider:x"', '"llm:re"', '"q"', 'qqq', 'mmm', ':::', 'zz', '"'];
+    for (let round = 0; round < 100; round++) {
+      const lines = Array.from({ length: 1 + rnd(20) }, () => `{"a":[${Array.from({ length: rnd(5) }, () => JSON.stringify(words[rnd(words.length)])).join(',')}]}`);
+      const text = lines.join('\n') + '\n';
+      const cut = rnd(text.length);
+      const { records } = read([text.slice(0, cut), text.slice(cut)], { needles });
+      const want = lines.flatMap((l, i) => (needles.some((n) => l.includes(n)) ? [i + 1] : []));
+      expect(records.map((r) => r[0])).toEqual(want);
+    }
+  });
 });

@@ -32,7 +32,7 @@ export function addLineCounts(into: LineCounts, d: Readonly<LineCounts>): void {
 import { isAscii } from 'node:buffer';
 import type { KeepFunction, KeepTree } from '../profiles/keep.js';
 import { FALLBACK, LineClassifier, PARSE, SKIP, type SourceRule } from './classify.js';
-import { ChunkSearch, escapePatterns, repeatedKey } from './exact.js';
+import { ByteSample, ChunkSearch, escapePatterns, probeFor, repeatedKey } from './exact.js';
 
 export interface LineSink {
   /**
@@ -118,7 +118,7 @@ export class LineReader {
       this.first = false;
       if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) pos = 3;
     }
-    this.eval?.newChunk();
+    this.eval?.newChunk(chunk);
     const len = chunk.length;
     const tail = this.tail;
     while (pos < len) {
@@ -239,7 +239,8 @@ export class LineCarry {
  * patterns of 7 bytes or more), and each probe hit is verified against the whole needle. A needle
  * that starts with `"` is probed from its second byte: memchr on the first byte of a probe stops at
  * every quote of a JSON line, on a letter far less often. Needles that share a probe are searched
- * once.
+ * once. In a chunk, each needle's probe starts at its byte rarest there (exact.ts ByteSample), and
+ * the needles are grouped again by those probes.
  */
 const PROBE = 6;
 
@@ -250,12 +251,13 @@ interface NeedleGroup {
   needles: Buffer[];
 }
 
-function groupNeedles(needles: readonly Buffer[]): NeedleGroup[] {
+/** The needles grouped by probe (`bytes`: a sample of the chunk they are searched in, or null). */
+function groupNeedles(needles: readonly Buffer[], bytes: ByteSample | null = null): NeedleGroup[] {
   const groups = new Map<string, NeedleGroup>();
   for (const nd of needles) {
     if (nd.length === 0) continue;
-    const off = nd[0] === 0x22 && nd.length > 1 ? 1 : 0;
-    const probe = nd.subarray(off, Math.min(off + PROBE, nd.length));
+    const o = nd[0] === 0x22 && nd.length > 1 ? 1 : 0;
+    const { off, probe } = probeFor(nd, bytes, { off: o, probe: nd.subarray(o, Math.min(o + PROBE, nd.length)) });
     const key = `${off}:${probe.toString('latin1')}`;
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { probe, off, needles: [] }));
@@ -289,7 +291,9 @@ function matchAt(buf: Buffer, p: number, g: NeedleGroup, lo: number): number {
  * --validate-all) decode and JSON.parse. Shared by the single-threaded reader and the workers.
  */
 export class LineEvaluator {
-  private readonly groups: NeedleGroup[];
+  private readonly needles: readonly Buffer[];
+  /** The needles by probe, for the current chunk (groupNeedles). */
+  private groups: NeedleGroup[];
   /** Per group, in the current buffer: where the next needle starts and ends (Infinity: none). */
   private readonly at: number[];
   private readonly atEnd: number[];
@@ -311,9 +315,11 @@ export class LineEvaluator {
     classify: readonly SourceRule[] | null = null,
     keeps: ReadonlyMap<string, (value: unknown) => unknown> | null = null,
   ) {
+    this.needles = needles;
     this.groups = groupNeedles(needles);
-    this.at = this.groups.map(() => -1);
-    this.atEnd = this.groups.map(() => -1);
+    // Sized for the most groups a chunk can have: one per needle.
+    this.at = needles.map(() => -1);
+    this.atEnd = needles.map(() => -1);
     this.all = validateAll || this.groups.length === 0;
     this.cls = classify && classify.length ? new LineClassifier(classify) : null;
     const rules = classify ?? [];
@@ -330,12 +336,20 @@ export class LineEvaluator {
 
   private readonly firstKeep: ((value: unknown) => unknown) | null;
 
+  /** Counts of the start of the current chunk: where each search starts its probe (exact.ts ByteSample). */
+  private readonly sample = new ByteSample();
+
   /** Call before the lines of a new buffer (the needle positions cached are per buffer). */
-  newChunk(): void {
+  newChunk(chunk?: Buffer): void {
     for (let i = 0; i < this.at.length; i++) this.at[i] = this.atEnd[i] = -1;
-    this.escapes.newChunk();
-    this.keysAgain.newChunk();
-    for (const u of this.unique) u.needles.newChunk();
+    const bytes = chunk && chunk.length > 0 ? this.sample : null;
+    if (bytes) {
+      bytes.take(chunk!);
+      if (!this.all) this.groups = groupNeedles(this.needles, bytes);
+    }
+    this.escapes.newChunk(bytes);
+    this.keysAgain.newChunk(bytes);
+    for (const u of this.unique) u.needles.newChunk(bytes);
   }
 
   /** `s..e` is the line without CR and leading blanks; `bytes` its length as reported. */
@@ -415,7 +429,7 @@ export class LineEvaluator {
 
   /** The next needle of group `g` in `buf` at or after `from`, searching no further than `limit`. */
   private find(buf: Buffer, g: NeedleGroup, from: number, limit: number, i: number): void {
-    let p = from;
+    let p = from + g.off;
     for (;;) {
       p = buf.indexOf(g.probe, p);
       if (p === -1 || p >= limit) {
@@ -445,7 +459,7 @@ export class LineEvaluator {
   private hasNeedle(buf: Buffer, s: number, e: number): boolean {
     const view = s === 0 && e === buf.length ? buf : buf.subarray(s, e);
     for (const g of this.groups) {
-      let p = 0;
+      let p = g.off;
       for (;;) {
         p = view.indexOf(g.probe, p);
         if (p === -1) break;

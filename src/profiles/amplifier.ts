@@ -95,7 +95,16 @@ export function amplifierProfile(): Profile {
             const p = ev.attrs.provider ?? null;
             if (p === null || prev.provider === null || p === prev.provider) ev.redundant = true;
           }
-          last.set(ev.scope, { event: name, status: ev.attrs.status ?? null, provider: ev.attrs.provider ?? null });
+          // The scope's entry is updated in place when it has one (only this map holds it; `set` still
+          // moves it to the current generation), so no object is made per event.
+          const status = ev.attrs.status ?? null;
+          const provider = ev.attrs.provider ?? null;
+          if (prev) {
+            prev.event = name;
+            prev.status = status;
+            prev.provider = provider;
+            last.set(ev.scope, prev);
+          } else last.set(ev.scope, { event: name, status, provider });
           ctx.emit(ev);
           return 'used';
         },

@@ -9,8 +9,8 @@ import { UNSTATED_CALLER, type CallAttrs, type CallEvent, type ChannelSpec, type
 import type { Finding, InvalidIdInfo } from '../report/findings.js';
 import { finding } from '../report/findings.js';
 import { crypto } from '../builtins.js';
-import { clipOrNull, clipText } from './clip.js';
-import { checkCorrelationId, MAX_ID_LENGTH, sha256Prefix } from './ids.js';
+import { clipOrNull, clipText, MAX_KEPT_TEXT } from './clip.js';
+import { checkCorrelationId, isSafeId, MAX_ID_LENGTH, sha256Prefix } from './ids.js';
 
 /** The caller of a request whose record states none: the main agent. */
 export const DEFAULT_CALLER = 'main';
@@ -93,8 +93,16 @@ function clipAttrs(a: CallAttrs): CallAttrs {
   for (let i = 0; i < CLIPPED_ATTRS.length; i++) {
     const k = CLIPPED_ATTRS[i]!;
     const v = out[k];
-    if (typeof v === 'string') (out as Record<string, unknown>)[k] = clipText(v);
+    // Only a string over the limit changes (clipText returns a shorter one as is): no store otherwise.
+    if (typeof v === 'string' && v.length > MAX_KEPT_TEXT) (out as Record<string, unknown>)[k] = clipText(v);
   }
+  return out;
+}
+
+/** The signature with each value clipped: a plain loop, no closure per event. */
+function clipSig(sig: readonly (string | null)[]): (string | null)[] {
+  const out: (string | null)[] = [];
+  for (let i = 0; i < sig.length; i++) out.push(clipOrNull(sig[i]));
   return out;
 }
 
@@ -143,6 +151,8 @@ export function makeEvent(spec: ChannelSpec, d: EventDraft, sink: FindingSink): 
   let id: string | null = null;
   let idLabel: string | undefined;
   if (typeof d.id === 'string') id = d.id;
+  // A safe correlation id is its own key (checkCorrelationId's valid case, without its result objects).
+  else if (d.id !== null && spec.idKind === 'correlation' && isSafeId(d.id.value)) id = d.id.value;
   else if (d.id !== null) {
     const c = checkId(spec.idKind, d.id.field, d.id.value);
     if (c.kind === 'valid') {
@@ -155,7 +165,7 @@ export function makeEvent(spec: ChannelSpec, d: EventDraft, sink: FindingSink): 
     channel: spec.name,
     scope,
     id,
-    sig: d.sig === null ? null : d.sig.map((v) => clipOrNull(v)),
+    sig: d.sig === null ? null : clipSig(d.sig),
     time: inRange(d.time, 'time', 'time', spec.name, scope, d.loc, sink),
     caller: d.caller !== null ? clipText(d.caller) : d.role === 'terminal' ? UNSTATED_CALLER : DEFAULT_CALLER,
     attrs,

@@ -15,13 +15,14 @@
  */
 import type { CallAttrs, ChannelSpec, Loc, Usage } from '../model.js';
 import type { Source } from '../input/sources.js';
-import { type BuiltEvent, checkId, derivedKey, type IdKey, makeEvent } from './event.js';
+import { checkId, derivedKey, type IdKey, makeEvent } from './event.js';
 import { finding } from '../report/findings.js';
 import type { NoteCode } from '../report/notes.js';
 import { deriveNeedles } from './lang/needles.js';
 import type { KeepSpec } from './keep.js';
 import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from './types.js';
 import { asNumber, asObject, asString } from './types.js';
+import { HeldOutputs, IdSet } from './openai-batch-store.js';
 
 export const BATCH_CHANNEL: ChannelSpec = {
   name: 'openai-batch',
@@ -68,8 +69,9 @@ function has(o: Record<string, unknown>, k: string): boolean {
 }
 
 export function openAiBatchProfile(): Profile {
-  const seen = new Set<string>();
-  const held: BuiltEvent[] = [];
+  // Compact windows (openai-batch-store.ts): no string, Set entry or event object per entry.
+  const seen = new IdSet();
+  const held = new HeldOutputs();
   const sum: OpenAiBatchSummary = { requests: 0, results: 0, failed: 0, heldUntilEnd: 0 };
   let missingSeq = 0;
 
@@ -126,7 +128,19 @@ export function openAiBatchProfile(): Profile {
           const ev = makeEvent(BATCH_CHANNEL, { role: 'terminal', scope: '', id, sig: [null, null], time: null, caller: null, attrs, loc }, ctx);
           if (seen.has(id) || held.length >= MAX_HELD) ctx.emit(ev);
           else {
-            held.push(ev);
+            // The values the event was built from, already clipped and range-checked: rebuilding
+            // it at the end finds nothing new and makes the same event.
+            const a = ev.attrs;
+            held.push({
+              id,
+              model: a.model ?? null,
+              status: a.status ?? null,
+              error: a.error ?? null,
+              usage: a.usage ?? null,
+              path: ev.loc.path,
+              line: ev.loc.line,
+              pointer: ev.loc.pointer,
+            });
             sum.heldUntilEnd++;
           }
           return 'used';
@@ -134,7 +148,11 @@ export function openAiBatchProfile(): Profile {
       };
     },
     finish(ctx: ProfileContext): void {
-      for (const ev of held.splice(0)) ctx.emit(ev);
+      held.drain((h) => {
+        const attrs: CallAttrs = { kind: 'batch output', model: h.model, status: h.status, error: h.error, usage: h.usage, durationMs: null };
+        const loc: Loc = h.pointer === undefined ? { path: h.path, line: h.line } : { path: h.path, line: h.line, pointer: h.pointer };
+        ctx.emit(makeEvent(BATCH_CHANNEL, { role: 'terminal', scope: '', id: derivedKey(h.id), sig: [null, null], time: null, caller: null, attrs, loc }, ctx));
+      });
     },
     summary: () => (sum.requests + sum.results > 0 ? { ...sum } : undefined),
     notes: (): NoteCode[] => (sum.results > 0 ? ['openai-batch-order'] : []),

@@ -12,14 +12,19 @@
  * again is updated in place (no delete, so no hole in its hash chain). Every operation is amortised
  * O(1) and the window holds at most `limit` keys and about twice as many queue entries.
  *
+ * A scope holding one or two keys keeps them in a `FewKeys` slot, not a Map of its own: with many
+ * sessions each closing a call or two, a Map per scope was most of the window's memory (about 300
+ * bytes a scope against about 40; docs/performance.md, "Memory"). A third key turns the slot into a
+ * Map.
+ *
  * Remembering is lazy: a key is only queued as pending (two array pushes) and the window takes it
  * on the next `has` or `size`, or once `limit` keys are pending, in the order they came, so the
  * window is the one eager remembering makes. Most runs ask `has` rarely (a terminal nothing takes):
  * until then no Map is written per call.
  */
 export class RecentKeys {
-  /** Per scope, each remembered id's stamp; a scope with none left is dropped. */
-  private readonly stamps = new Map<string, Map<string, number>>();
+  /** Per scope, each remembered id's stamp (one or two ids: a `FewKeys`); a scope with none left is dropped. */
+  private readonly stamps = new Map<string, FewKeys | Map<string, number>>();
   private count = 0;
   private scopes: string[] = [];
   private keys: string[] = [];
@@ -40,7 +45,8 @@ export class RecentKeys {
   has(scope: string, key: string): boolean {
     if (this.pendKeys.length !== 0) this.apply();
     const m = this.stamps.get(scope);
-    return m !== undefined && m.has(key);
+    if (m === undefined) return false;
+    return m instanceof FewKeys ? m.stampOf(key) !== undefined : m.has(key);
   }
 
   remember(scope: string, key: string): void {
@@ -60,11 +66,25 @@ export class RecentKeys {
 
   private rememberNow(scope: string, key: string): void {
     const stamp = ++this.tick;
-    let m = this.stamps.get(scope);
-    if (m === undefined) this.stamps.set(scope, (m = new Map()));
-    const before = m.size;
-    m.set(key, stamp);
-    if (m.size !== before) this.count++;
+    const m = this.stamps.get(scope);
+    if (m === undefined) {
+      this.stamps.set(scope, new FewKeys(key, stamp));
+      this.count++;
+    } else if (m instanceof FewKeys) {
+      if (m.k0 === key) m.s0 = stamp;
+      else if (m.k1 === key) m.s1 = stamp;
+      else {
+        this.count++;
+        if (m.k1 === null) {
+          m.k1 = key;
+          m.s1 = stamp;
+        } else this.stamps.set(scope, new Map([[m.k0, m.s0], [m.k1, m.s1], [key, stamp]]));
+      }
+    } else {
+      const before = m.size;
+      m.set(key, stamp);
+      if (m.size !== before) this.count++;
+    }
     this.scopes.push(scope);
     this.keys.push(key);
     this.keyStamps.push(stamp);
@@ -86,13 +106,25 @@ export class RecentKeys {
         this.head = 0;
       }
       const m = this.stamps.get(scope);
-      if (m !== undefined && m.get(key) === stamp) {
+      if (m === undefined) continue;
+      if (m instanceof FewKeys) {
+        if (m.stampOf(key) !== stamp) continue;
+        if (!m.forget(key)) this.stamps.delete(scope);
+      } else {
+        if (m.get(key) !== stamp) continue;
         m.delete(key);
         if (m.size === 0) this.stamps.delete(scope);
-        this.count--;
-        return;
       }
+      this.count--;
+      return;
     }
+  }
+
+  private stampOf(scope: string, key: string): number | undefined {
+    const m = this.stamps.get(scope);
+    if (m === undefined) return undefined;
+    if (m instanceof FewKeys) return m.stampOf(key);
+    return m.get(key);
   }
 
   private compact(): void {
@@ -102,7 +134,7 @@ export class RecentKeys {
     for (let i = this.head; i < this.keys.length; i++) {
       const scope = this.scopes[i]!;
       const key = this.keys[i]!;
-      if (this.stamps.get(scope)?.get(key) !== this.keyStamps[i]) continue;
+      if (this.stampOf(scope, key) !== this.keyStamps[i]) continue;
       scopes.push(scope);
       keys.push(key);
       keyStamps.push(this.keyStamps[i]!);
@@ -111,6 +143,31 @@ export class RecentKeys {
     this.keys = keys;
     this.keyStamps = keyStamps;
     this.head = 0;
+  }
+}
+
+/** A scope's one or two remembered keys and their stamps (RecentKeys); `k1` null: one key. */
+class FewKeys {
+  k1: string | null = null;
+  s1 = 0;
+  constructor(
+    public k0: string,
+    public s0: number,
+  ) {}
+
+  stampOf(key: string): number | undefined {
+    return this.k0 === key ? this.s0 : this.k1 === key ? this.s1 : undefined;
+  }
+
+  /** Forgets `key` (held); false when no key is left. */
+  forget(key: string): boolean {
+    if (this.k1 === null) return false;
+    if (this.k0 === key) {
+      this.k0 = this.k1;
+      this.s0 = this.s1;
+    }
+    this.k1 = null;
+    return true;
   }
 }
 

@@ -11,17 +11,23 @@ import type { LatencySketch, LatencyStats } from '../model/snapshot.js';
  * for any double), never by the count; two histograms merge exactly. min and max are exact, with
  * the location that produced them.
  */
+/** The empty array every new histogram shares (never written: replaced on the first value). */
+const NONE: number[] = [];
+
 export class LatencyHistogram {
   /** The first values are kept as they are (exact, and smaller than buckets for small scopes). */
-  private samples: number[] | null = [];
+  private samples: number[] | null = NONE;
   /**
    * Past them, the buckets: their indexes ascending, with each one's count and smallest value at
    * the same position. Sorted arrays, not Maps: a third of the memory (most scopes hold a few dozen
    * buckets, docs/design.md §8), and found by a binary search that starts at the last bucket hit.
+   * Until the first bucket all four are the shared empty `NONE`, and the first sample is a
+   * one-element array: a scope with a call or two holds about 200 bytes less (many-session runs
+   * hold tens of thousands of them; docs/performance.md, "Memory").
    */
-  private keys: number[] = [];
-  private counts: number[] = [];
-  private lows: number[] = [];
+  private keys: number[] = NONE;
+  private counts: number[] = NONE;
+  private lows: number[] = NONE;
   private hit = 0;
   count = 0;
   min = Infinity;
@@ -49,6 +55,15 @@ export class LatencyHistogram {
 
   private add(ms: number): void {
     if (this.samples) {
+      if (this.samples === NONE) {
+        this.samples = [ms];
+        return;
+      }
+      // A push would grow a small array to 17 slots; a copy one longer holds what it needs.
+      if (this.samples.length < 8) {
+        this.samples = this.samples.concat(ms);
+        return;
+      }
       this.samples.push(ms);
       if (this.samples.length <= EXACT_SAMPLES) return;
       const keep = this.samples;
@@ -65,6 +80,13 @@ export class LatencyHistogram {
 
   /** Adds `n` values to bucket `idx`, whose smallest is `lo`. */
   private addTo(idx: number, n: number, lo: number): void {
+    if (this.keys === NONE) {
+      this.keys = [idx];
+      this.counts = [n];
+      this.lows = [lo];
+      this.hit = 0;
+      return;
+    }
     const keys = this.keys;
     let i = this.hit;
     if (keys[i] !== idx) {

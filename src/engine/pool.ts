@@ -9,7 +9,7 @@
  * channel with f signature fields (at most 2^f distinct field masks are visited per lookup):
  *
  * - arrival order is an array with lazy deletion (an entry leaves when it reaches the head, or when
- *   the dead ones outnumber the live ones: every list here is compacted then, on add and on delete,
+ *   the dead ones are a quarter of the live ones, `overfull`: every list here is compacted then, on add and on delete,
  *   so what a pool holds is bounded by its open requests, never by the calls that came and went);
  * - a request whose known signature fields are the set M is filed, for each "shared set" Q ⊆ M a
  *   terminal has asked about, in a bucket keyed by its values on Q. A terminal with known fields T
@@ -207,8 +207,8 @@ export class SigPool<T extends PoolEntry> {
       this.small = false;
     }
     this.order.push(e);
-    // Entries deleted behind a long-lived oldest one are dropped once they outnumber the live ones.
-    if (this.order.length - this.head > 2 * this.count + 64) this.compact();
+    // Entries deleted behind a long-lived oldest one are dropped once they are a quarter of the live ones.
+    if (overfull(this.order.length - this.head, this.count)) this.compact();
     if (this.indexed) this.fileMask(e, true);
   }
 
@@ -220,7 +220,7 @@ export class SigPool<T extends PoolEntry> {
     if (!ml) this.byMask.set(mask, (ml = { live: 0, list: [], head: 0 }));
     ml.live++;
     ml.list.push(e);
-    if (ml.list.length - ml.head > 2 * ml.live + 64) {
+    if (overfull(ml.list.length - ml.head, ml.live)) {
       const bit = this.bit;
       ml.list = ml.list.slice(ml.head).filter((x) => (x.live & bit) !== 0);
       ml.head = 0;
@@ -260,7 +260,7 @@ export class SigPool<T extends PoolEntry> {
         // Nothing of this mask is open: its buckets hold only dead entries.
         this.indexes.delete(mask);
       } else {
-        if (ml.list.length - ml.head > 2 * m + 64) {
+        if (overfull(ml.list.length - ml.head, m)) {
           ml.list = ml.list.slice(ml.head).filter((x) => (x.live & bit) !== 0);
           ml.head = 0;
         }
@@ -273,7 +273,7 @@ export class SigPool<T extends PoolEntry> {
               b.q = [];
               b.head = 0;
               if (++x.empty > 1024 && x.empty * 2 > x.buckets.size) sweep(x);
-            } else if (b.q.length - b.head > 2 * b.live + 64) {
+            } else if (overfull(b.q.length - b.head, b.live)) {
               b.q = b.q.slice(b.head).filter((y) => (y.live & bit) !== 0);
               b.head = 0;
             }
@@ -287,9 +287,9 @@ export class SigPool<T extends PoolEntry> {
       // Every mask left with its last entry, so no list or index is left: small again.
       this.small = true;
       this.indexed = false;
-    } else if (this.order.length - this.head > 2 * this.count + 64) {
-      // Closed requests are dropped once they outnumber the open ones, adds or not: a run of
-      // terminals keeps no closed call alive (amortised O(1): a pass over L entries follows L/3 deletions).
+    } else if (overfull(this.order.length - this.head, this.count)) {
+      // Closed requests are dropped once they are a quarter of the open ones, adds or not: a run of
+      // terminals keeps no closed call alive (amortised O(1): a pass over L entries follows L/5 deletions).
       this.compact();
     }
     return true;
@@ -395,6 +395,16 @@ export class SigPool<T extends PoolEntry> {
   }
 }
 
+/**
+ * A list of `length` entries, `live` of them open, holds too many dead ones: compacted once they are
+ * a quarter of the live ones (plus a constant). The pass over the list is paid by the live/4 adds
+ * or deletes before it; a closed request a list still holds keeps its event alive, so the bound is
+ * memory (docs/performance.md, "Memory").
+ */
+export function overfull(length: number, live: number): boolean {
+  return length > live + (live >> 2) + 64;
+}
+
 function file<T extends PoolEntry>(x: QIndex<T>, e: T, bit: number): void {
   const key = keyOf(e, x.q);
   let b = x.buckets.get(key);
@@ -402,7 +412,7 @@ function file<T extends PoolEntry>(x: QIndex<T>, e: T, bit: number): void {
   else if (b.live === 0) x.empty--;
   b.q.push(e);
   b.live++;
-  if (b.q.length - b.head > 2 * b.live + 64) {
+  if (overfull(b.q.length - b.head, b.live)) {
     b.q = b.q.slice(b.head).filter((y) => (y.live & bit) !== 0);
     b.head = 0;
   }

@@ -5,7 +5,7 @@
 import type { CallEvent, ChannelSpec } from '../model.js';
 import { zeroCounts, type CountersSnapshot } from '../model/snapshot.js';
 import { LatencyHistogram } from '../stats/histogram.js';
-import { SigPool, type PoolEntry } from './pool.js';
+import { overfull, SigPool, type PoolEntry } from './pool.js';
 import type { RecentKeys } from './recent.js';
 
 /** Counters of one channel or one scope. */
@@ -193,7 +193,9 @@ export interface ChannelState {
  * The arrival order of a channel's open requests: a queue with lazy deletion (a closed request
  * stays until it reaches the head or the queue is compacted), so push and evict are amortised O(1)
  * — a Map used as a queue would rescan its deleted head entries on every eviction. Compacted when
- * stale entries outnumber live ones, so it holds at most about twice the open requests.
+ * it holds a quarter more entries than open requests (a closed request it still holds keeps its
+ * event alive): at most 1.25× the open requests, each compaction paid by the open/4 pushes or
+ * closes before it.
  */
 export class OpenQueue {
   private reqs: Array<OpenReq | undefined> = [];
@@ -205,12 +207,12 @@ export class OpenQueue {
 
   push(req: OpenReq, open: number): void {
     this.reqs.push(req);
-    if (this.length > 2 * open + 64) this.compact();
+    if (overfull(this.length, open)) this.compact();
   }
 
   /** A request closed (`open` are left): the queue is compacted once closed entries outnumber open ones. */
   closed(open: number): void {
-    if (this.length > 2 * open + 64) this.compact();
+    if (overfull(this.length, open)) this.compact();
   }
 
   /** Removes and returns the oldest entry still open, or null. */

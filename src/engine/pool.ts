@@ -9,8 +9,9 @@
  * channel with f signature fields (at most 2^f distinct field masks are visited per lookup):
  *
  * - arrival order is an array with lazy deletion (an entry leaves when it reaches the head, or when
- *   the dead ones are a quarter of the live ones, `overfull`: every list here is compacted then, on add and on delete,
- *   so what a pool holds is bounded by its open requests, never by the calls that came and went);
+ *   the dead ones are a quarter of the live ones, `overfull`: every list here is compacted then, on
+ *   add and on delete, so what a pool holds is bounded by its open requests, never by the calls that
+ *   came and went);
  * - a request whose known signature fields are the set M is filed, for each "shared set" Q ⊆ M a
  *   terminal has asked about, in a bucket keyed by its values on Q. A terminal with known fields T
  *   matches exactly the requests of mask M whose values on Q = M ∩ T equal its own (Q non-empty),

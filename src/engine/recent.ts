@@ -44,9 +44,7 @@ export class RecentKeys {
 
   has(scope: string, key: string): boolean {
     if (this.pendKeys.length !== 0) this.apply();
-    const m = this.stamps.get(scope);
-    if (m === undefined) return false;
-    return m instanceof FewKeys ? m.stampOf(key) !== undefined : m.has(key);
+    return this.stampOf(scope, key) !== undefined;
   }
 
   remember(scope: string, key: string): void {

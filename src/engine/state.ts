@@ -210,7 +210,7 @@ export class OpenQueue {
     if (overfull(this.length, open)) this.compact();
   }
 
-  /** A request closed (`open` are left): the queue is compacted once closed entries outnumber open ones. */
+  /** A request closed (`open` are left): the queue is compacted once it is `overfull`. */
   closed(open: number): void {
     if (overfull(this.length, open)) this.compact();
   }

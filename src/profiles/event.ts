@@ -100,17 +100,12 @@ function clipAttrs(a: CallAttrs): CallAttrs {
 }
 
 /**
- * The signature with each value clipped (clipOrNull's reading: absent is null): a plain loop, no
- * closure per event, and a copy of the exact length — pushing into `[]` grows an array to 17
+ * The signature with each value clipped: a plain loop, no closure per event, and a copy of the exact length — pushing into `[]` grows an array to 17
  * slots, about 150 bytes an open request keeps for a signature of two or three values.
  */
 function clipSig(sig: readonly (string | null)[]): (string | null)[] {
   const out = sig.slice();
-  for (let i = 0; i < out.length; i++) {
-    const v = out[i];
-    if (v === undefined) out[i] = null;
-    else if (typeof v === 'string' && v.length > MAX_KEPT_TEXT) out[i] = clipText(v);
-  }
+  for (let i = 0; i < out.length; i++) out[i] = clipOrNull(out[i]);
   return out;
 }
 

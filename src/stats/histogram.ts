@@ -1,6 +1,9 @@
 import type { Loc } from '../model.js';
 import type { LatencySketch, LatencyStats } from '../model/snapshot.js';
 
+/** The empty array every new histogram shares (never written: replaced on the first value). */
+const NONE: number[] = [];
+
 /**
  * A fixed-precision latency histogram (HDR-style, log-linear). The first 32 values are kept exactly
  * (percentiles of small scopes are exact). Beyond that values are kept in microseconds,
@@ -11,9 +14,6 @@ import type { LatencySketch, LatencyStats } from '../model/snapshot.js';
  * for any double), never by the count; two histograms merge exactly. min and max are exact, with
  * the location that produced them.
  */
-/** The empty array every new histogram shares (never written: replaced on the first value). */
-const NONE: number[] = [];
-
 export class LatencyHistogram {
   /** The first values are kept as they are (exact, and smaller than buckets for small scopes). */
   private samples: number[] | null = NONE;
@@ -55,11 +55,8 @@ export class LatencyHistogram {
 
   private add(ms: number): void {
     if (this.samples) {
-      if (this.samples === NONE) {
-        this.samples = [ms];
-        return;
-      }
-      // A push would grow a small array to 17 slots; a copy one longer holds what it needs.
+      // A push would grow a small array (or write the shared NONE) to 17 slots; a copy one longer
+      // holds what it needs.
       if (this.samples.length < 8) {
         this.samples = this.samples.concat(ms);
         return;

@@ -88,13 +88,20 @@ export interface FindingSink {
 /** The free-text attributes an event keeps clipped. */
 const CLIPPED_ATTRS = ['provider', 'model', 'status', 'error', 'tool', 'kind'] as const;
 
+/**
+ * The attributes with each free-text one clipped: the draft's own object when nothing is over the
+ * limit (most events), else a copy; the draft is never changed (a profile may hold its attrs).
+ */
 function clipAttrs(a: CallAttrs): CallAttrs {
-  const out: CallAttrs = { ...a };
+  let out = a;
   for (let i = 0; i < CLIPPED_ATTRS.length; i++) {
     const k = CLIPPED_ATTRS[i]!;
-    const v = out[k];
-    // Only a string over the limit changes (clipText returns a shorter one as is): no store otherwise.
-    if (typeof v === 'string' && v.length > MAX_KEPT_TEXT) (out as Record<string, unknown>)[k] = clipText(v);
+    const v = a[k];
+    // Only a string over the limit changes (clipText returns a shorter one as is).
+    if (typeof v === 'string' && v.length > MAX_KEPT_TEXT) {
+      if (out === a) out = { ...a };
+      (out as Record<string, unknown>)[k] = clipText(v);
+    }
   }
   return out;
 }
@@ -140,17 +147,32 @@ const USAGE_FIELD_NAMES = USAGE_FIELDS.map((k) => `usage.${k}`);
 /** Builds the event of one record on `spec`: clips, applies the id rule, records INVALID_ID and OUT_OF_RANGE. */
 export function makeEvent(spec: ChannelSpec, d: EventDraft, sink: FindingSink): BuiltEvent {
   const scope = typeof d.scope === 'string' ? clipText(d.scope) : typeof d.scope === 'number' ? String(d.scope) : '';
-  const attrs = clipAttrs(d.attrs);
+  let attrs = clipAttrs(d.attrs);
   // Out-of-range numbers become unknown here, so none reaches a sum, a difference or a histogram.
-  if (attrs.usage) {
-    const u = { ...attrs.usage };
+  // The event shares the draft's usage (and attrs) unless a value changes: then it has copies.
+  const usage = attrs.usage;
+  if (usage) {
+    let u = usage;
     for (let i = 0; i < USAGE_FIELDS.length; i++) {
       const k = USAGE_FIELDS[i]!;
-      u[k] = inRange(u[k], 'count', USAGE_FIELD_NAMES[i]!, spec.name, scope, d.loc, sink);
+      const v = inRange(usage[k], 'count', USAGE_FIELD_NAMES[i]!, spec.name, scope, d.loc, sink);
+      if (v !== usage[k] || !Object.prototype.hasOwnProperty.call(usage, k)) {
+        if (u === usage) u = { ...usage };
+        u[k] = v;
+      }
     }
-    attrs.usage = u;
+    if (u !== usage) {
+      if (attrs === d.attrs) attrs = { ...attrs };
+      attrs.usage = u;
+    }
   }
-  if (attrs.durationMs !== undefined) attrs.durationMs = inRange(attrs.durationMs, 'duration', 'durationMs', spec.name, scope, d.loc, sink);
+  if (attrs.durationMs !== undefined) {
+    const ms = inRange(attrs.durationMs, 'duration', 'durationMs', spec.name, scope, d.loc, sink);
+    if (ms !== attrs.durationMs) {
+      if (attrs === d.attrs) attrs = { ...attrs };
+      attrs.durationMs = ms;
+    }
+  }
   let id: string | null = null;
   let idLabel: string | undefined;
   if (typeof d.id === 'string') id = d.id;

@@ -38,8 +38,10 @@ function put(o: Record<string, unknown>, k: string, v: unknown): void {
 
 function prune(tree: KeepTree, v: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) {
-    if (!has(tree, k)) continue;
+  // for…in, not Object.keys: no array of keys per object (the same keys, in the same order, for an
+  // object JSON.parse made; an inherited enumerable key is passed over by the own-key test).
+  for (const k in v) {
+    if (!has(tree, k) || !has(v, k)) continue;
     const node = tree[k]!;
     const x = v[k];
     put(out, k, node === true || !isPlain(x) ? x : prune(node, x));

@@ -33,4 +33,24 @@ describe('RecentLines', () => {
     expect(r.seen(other, undefined)).toBe(false);
     expect(r.seen(Buffer.from(big), undefined)).toBe(true);
   });
+
+  it('answers as a plain scan of the window, whatever the fingerprint filter skips', () => {
+    // Seeded lines from a small alphabet (many repeats, in and out of the window, and shared
+    // fingerprint buckets), checked against the last `size` lines kept in a list.
+    for (const size of [1, 2, 5, 64]) {
+      const r = new RecentLines(size);
+      const last: string[] = [];
+      let x = 7;
+      for (let i = 0; i < 5000; i++) {
+        x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+        const line = `{"n":${x % 97}}`;
+        const want = last.includes(line);
+        expect(r.seen(Buffer.from(line), undefined)).toBe(want);
+        if (!want) {
+          last.push(line);
+          if (last.length > size) last.shift();
+        }
+      }
+    }
+  });
 });

@@ -44,6 +44,14 @@ function fingerprint(b: Buffer): number {
 /** Bytes kept as copies across the window; beyond it, entries keep a SHA-256 instead. */
 const COPY_BUDGET = 8 * 1024 * 1024;
 
+/** Buckets of the fingerprint filter (a power of two). */
+const BUCKETS = 1024;
+
+/** A fingerprint's bucket (its low bit is always set, so the bits above it). */
+function bucketOf(fp: number): number {
+  return (fp >>> 1) & (BUCKETS - 1);
+}
+
 const sha256 = (b: Buffer) => crypto().createHash('sha256').update(b).digest('base64');
 
 export class RecentLines {
@@ -51,6 +59,11 @@ export class RecentLines {
   /** Per ring slot: its entry's `len` and `fp`, the filter the scan reads. */
   private readonly lens: Int32Array;
   private readonly fps: Int32Array;
+  /**
+   * How many ring entries with bytes have a fingerprint in each bucket (`bucketOf`): a line whose
+   * bucket is empty equals no entry, and is remembered without a scan (most lines are not repeats).
+   */
+  private readonly buckets = new Int32Array(BUCKETS);
   private at = 0;
   /** Bytes held by the entries' buffers. */
   private copied = 0;
@@ -70,7 +83,8 @@ export class RecentLines {
     const lens = this.lens;
     const fps = this.fps;
     const ring = this.ring;
-    for (let i = 0; i < ring.length; i++) {
+    const n = raw && this.buckets[bucketOf(fp)] === 0 ? 0 : ring.length;
+    for (let i = 0; i < n; i++) {
       if (raw) {
         // Length and fingerprint from flat arrays: most entries are passed over without a load of their object.
         if (lens[i] !== len || fps[i] !== fp) continue;
@@ -97,7 +111,9 @@ export class RecentLines {
       slot = this.at;
       e = this.ring[slot]!;
       this.at = (this.at + 1) % this.size;
+      if (e.len >= 0) this.buckets[bucketOf(e.fp)]!--;
     }
+    if (raw) this.buckets[bucketOf(fp)]!++;
     e.len = len;
     e.fp = fp;
     this.lens[slot] = len;

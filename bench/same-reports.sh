@@ -8,13 +8,14 @@
 #
 # OLD_DIST_MAIN_JS: e.g. a build of main made in a temporary directory
 # (git archive main | tar -x -C DIR && cd DIR && ln -s …/node_modules && npm run build).
+# NEW=PATH compares that build instead of dist/cli/main.js (e.g. a copy, so that dist can be rebuilt meanwhile).
 # Prints one line per difference and `checked N runs, D differ`; exits 1 on any difference.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 old=$1; shift
 lines=4000
 [ "${1:-}" = --lines ] && lines=$2
-new=dist/cli/main.js
+new=${NEW:-dist/cli/main.js}
 runs=0
 diffs=0
 one() { local bin=$1; shift; node "$bin" "$@" 2>&1; echo "exit $?"; }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LineReader, type LineSink } from './lines.js';
+import { keepFunction, keepFunctions } from '../profiles/keep.js';
 
 function read(chunks: Array<string | Buffer>, opts: { needles?: string[]; max?: number; all?: boolean } = {}) {
   const records: Array<[number, unknown]> = [];
@@ -99,5 +100,43 @@ describe('LineReader', () => {
       const want = lines.flatMap((l, i) => (needles.some((n) => l.includes(n)) ? [i + 1] : []));
       expect(records.map((r) => r[0])).toEqual(want);
     }
+  });
+
+  it('hands a line its first rule claims over whole, with the pruning the later handlers read (recordClaimed)', () => {
+    const spec = { tree: { event: true as const, a: true as const } };
+    const lines = '{"event":"x","a":1,"b":2}\n{"event":"y","a":1,"b":2}\n{"event":"x","a":1,"b":"é"}\n';
+    const run = (claimed: boolean) => {
+      const got: Array<[number, unknown, unknown]> = [];
+      const sink: LineSink = {
+        record: (v, line) => got.push([line, v, null]),
+        malformed: () => {},
+        oversized: () => {},
+        ...(claimed ? { recordClaimed: (v: unknown, line: number, _raw: Buffer, keep: (v: unknown) => unknown) => got.push([line, v, keep(v)]) } : {}),
+      };
+      const r = new LineReader({
+        // With no needle every line is parsed whole (validate-all): no classifier.
+        needles: [Buffer.from('"x"')],
+        maxLineBytes: 1024,
+        validateAll: false,
+        sink,
+        keep: keepFunction({ tree: { event: true, a: true, b: true } }),
+        classify: [{ key: 'event', values: ['x'], other: 'unclaimed', absent: 'unclaimed', profile: 'p' }],
+        keeps: keepFunctions({ p: spec }),
+      });
+      r.push(Buffer.from(lines));
+      r.end();
+      return got;
+    };
+    // Without the method (a worker's sink): pruned by the first profile's keep, as before.
+    expect(run(false)).toEqual([
+      [1, { event: 'x', a: 1 }, null],
+      [3, { event: 'x', a: 1 }, null],
+    ]);
+    // With it: the ASCII line whole, with that same pruning for later handlers; a non-ASCII one
+    // (pruned from its latin1 reading) as before. Line 2, which no rule claims, is not read.
+    expect(run(true)).toEqual([
+      [1, { event: 'x', a: 1, b: 2 }, { event: 'x', a: 1 }],
+      [3, { event: 'x', a: 1 }, null],
+    ]);
   });
 });

@@ -43,6 +43,13 @@ export interface LineSink {
    * `element`: that element's bytes (where it ends: `trace PATH:LINE`), never handed to the profiles.
    */
   record(value: unknown, line: number, raw: Buffer | null, digest?: string, doc?: Buffer, pointer?: string, element?: Buffer): void;
+  /**
+   * A line the first handler's classify rule claims, as `record` would give it after `keep(value)`,
+   * but whole: the first handler reads `value` itself (it reads only what its own `keep` names, so
+   * the two readings are one: src/profiles/keep.ts), any later handler and the trace probe
+   * `keep(value)`. Without this method the line comes to `record`, pruned (the workers' sinks).
+   */
+  recordClaimed?(value: unknown, line: number, raw: Buffer, keep: (value: unknown) => unknown): void;
   /** A malformed line (counted in the ledger). */
   malformed(line: number, reason: 'invalid-json' | 'truncated', bytes: number): void;
   oversized(line: number, bytes: number): void;
@@ -373,6 +380,8 @@ export class LineEvaluator {
     }
     const raw = buf.subarray(s, e);
     let value: unknown;
+    // The first handler's own pruning, left to the sink (recordClaimed): null when `value` is final.
+    let later: ((value: unknown) => unknown) | null = null;
     try {
       // An ASCII line (most are) decodes the same as latin1 and UTF-8, so its pruned value needs no
       // ASCII check (parseKept's second pass). Still pruned: what reaches the profiles (and crosses
@@ -382,7 +391,10 @@ export class LineEvaluator {
         // The first rule claimed the line on its first kind key; it is pruned by that profile's
         // keep only if JSON.parse's reading (the last one) is still its kind.
         if (keep !== this.keep && !this.cls!.claims(0, v)) keep = this.keep;
-        value = keep ? keep(v) : v;
+        if (keep !== this.keep && keep !== null && this.sink.recordClaimed) {
+          value = v;
+          later = keep;
+        } else value = keep ? keep(v) : v;
       } else {
         value = keep ? parseKept(buf, s, e, keep) : JSON.parse(buf.toString('utf8', s, e));
         if (keep !== this.keep && !this.cls!.claims(0, value)) value = this.keep ? parseKept(buf, s, e, this.keep) : JSON.parse(buf.toString('utf8', s, e));
@@ -403,7 +415,8 @@ export class LineEvaluator {
       }
     }
     this.ledger.parsed++;
-    this.sink.record(value, n, raw);
+    if (later !== null) this.sink.recordClaimed!(value, n, raw, later);
+    else this.sink.record(value, n, raw);
   }
 
   /** Whether a profile's `unique` check applies to this line (one of its needles). */

@@ -77,14 +77,19 @@ async function readOne(
     for (const { h } of handlers) h.unread?.({ path, line }, reason);
   };
 
-  /** One record offered to the handlers and counted: how it was taken. */
-  const offer = (value: unknown, line: number, raw: Buffer | null, digest?: string, doc?: Buffer, pointer?: string): RecordOutcome => {
+  /**
+   * One record offered to the handlers and counted: how it was taken. `later`: the first handler
+   * reads `value` whole, the others `later(value)` (LineSink.recordClaimed).
+   */
+  const offer = (value: unknown, line: number, raw: Buffer | null, digest?: string, doc?: Buffer, pointer?: string, later?: (value: unknown) => unknown): RecordOutcome => {
     {
       const loc: Loc = pointer === undefined ? { path, line } : { path, line, pointer };
       let outcome: RecordOutcome = 'unclaimed';
       let by = '';
       try {
-        for (const { name, h } of handlers) {
+        for (let i = 0; i < handlers.length; i++) {
+          const { name, h } = handlers[i]!;
+          if (i === 1 && later !== undefined) value = later(value);
           outcome = h.record(value, loc, raw, digest, doc);
           if (outcome !== 'unclaimed') {
             by = name;
@@ -114,7 +119,13 @@ async function readOne(
           const o = offer(value, line, raw, digest, doc, pointer);
           if (line <= probe.line) noteProbe(probe, value, line, o, doc, pointer, element);
         }
-      : offer,
+      : (value, line, raw, digest, doc, pointer) => void offer(value, line, raw, digest, doc, pointer),
+    recordClaimed: probe
+      ? (value, line, raw, later) => {
+          const o = offer(value, line, raw, undefined, undefined, undefined, later);
+          if (line <= probe.line) noteProbe(probe, later(value), line, o, undefined, undefined, undefined);
+        }
+      : (value, line, raw, later) => void offer(value, line, raw, undefined, undefined, undefined, later),
     malformed(line, reason, bytes) {
       collector.add(finding('MALFORMED_LINE', { locations: [{ path, line }] }, { reason, bytes }));
       unread(line, reason);

@@ -137,15 +137,20 @@ function toEvent(top: Record<string, unknown>, name: string, role: Role, loc: Lo
   const provider = asString(field(top, data, 'provider'));
   const model = asString(field(top, data, 'model'));
 
-  const attrs: CallAttrs = { kind: name, provider, model };
-  if (role === 'terminal') {
-    const status = asString(field(top, data, 'status'));
-    // An llm:response that states no status has none (null, never a made-up `ok`); it is not a failure.
-    attrs.status = name === 'provider:error' ? 'error' : status;
-    attrs.error = errorText(field(top, data, 'error'));
-    attrs.usage = readUsage(field(top, data, 'usage'));
-    attrs.durationMs = rawNumber(field(top, data, 'duration_ms'));
-  }
+  // One literal per role (a terminal's attrs made whole, not grown key by key), keys in this order.
+  const attrs: CallAttrs =
+    role === 'terminal'
+      ? {
+          kind: name,
+          provider,
+          model,
+          // An llm:response that states no status has none (null, never a made-up `ok`); it is not a failure.
+          status: name === 'provider:error' ? 'error' : asString(field(top, data, 'status')),
+          error: errorText(field(top, data, 'error')),
+          usage: readUsage(field(top, data, 'usage')),
+          durationMs: rawNumber(field(top, data, 'duration_ms')),
+        }
+      : { kind: name, provider, model };
   return makeEvent(
     LLM_CHANNEL,
     {

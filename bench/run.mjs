@@ -15,7 +15,8 @@
  * copy), then analyze, compare, pairs, trace (of a terminal in the middle) and merge (of the
  * reports of 4 shards of the same size, made beforehand) run on both sizes; the table gives, per
  * command, wall and CPU at N and 2N, the growth (CPU at 2N ÷ CPU at N), µs of CPU per call event
- * (requests + terminals, at 2N) and the speed-up of callpair over the Python loop (wall and CPU, 2N).
+ * (requests + terminals, at 2N) and the speed-up of callpair over the Python loop (wall and CPU, 2N);
+ * a last row, `parse floor`, is bench/peers/parse-floor.mjs (read and JSON.parse every line, nothing else).
  * The classic shapes `mix`, `line-heavy`, `raw-heavy` (`--shapes classic`; sized in MB by
  * `--size`, default 300; `--quick`: 30) compare analyze with the Python FIFO loop, jq, a minimal
  * Node reader and cat.
@@ -254,6 +255,8 @@ async function callDense(shape) {
         if (argv) commands.push({ name: `${b.label}${c}`, size: k, argv: [node, b.bin, ...argv], gate: true });
       }
   if (peer && has('python3')) for (const [k, z] of sizes.entries()) commands.push({ name: `python ${PEERS[info.family]}`, size: k, argv: ['python3', peer, ...z.w.args], python: true });
+  // The floor of any reader that JSON.parses every line (no pairing): what a call-dense capture costs at least.
+  for (const [k, z] of sizes.entries()) commands.push({ name: 'parse floor (JSON.parse every line)', size: k, argv: [node, path.join(ROOT, 'bench', 'peers', 'parse-floor.mjs'), ...z.w.files] });
   for (const c of commands) c.key = `${c.name}@${c.size}`;
   for (const z of sizes) spawnSync('cat', z.w.files, { stdio: 'ignore' }); // warm the page cache
   const loadBefore = load();

@@ -14,7 +14,7 @@
  *                   none of the sessions (IDS = all | some | none); ~400 lines a session, 4 sessions
  *                   interleaved, a background call overlapping the main one now and then (answers cross)
  *   one-session     every line a call line with request_id, all in one session
- *   sessions        many scopes: 2 calls (4 lines) a session, 64 sessions interleaved (lines / 4 scopes)
+ *   sessions        many scopes: 2 calls (4 call lines, 6 with its start and end) a session, 64 interleaved (about lines / 6 sessions)
  *   jsonrpc-inorder JSON-RPC 2.0 tools/call transcript, up to 8 in flight, replies in request order
  *   jsonrpc-ooo     the same, each reply answers a random one of the 8 oldest open requests
  *                   (both: ids numeric and string, notifications between, some error replies)
@@ -410,7 +410,7 @@ SHAPES['one-session'] = {
 SHAPES.sessions = {
   family: 'amplifier',
   lines: 100_000,
-  what: 'many scopes: 2 calls (4 lines) a session, 64 interleaved (lines / 4 sessions)',
+  what: 'many scopes: 2 calls (4 call lines, 6 with its start and end) a session, 64 interleaved (about lines / 6 sessions)',
   write: (dir, lines, seed) => single(dir, 'events.jsonl', (o) => amplifier(o, lines, seed, { density: 1, ids: 'all', perSession: Infinity, live: 64, callsPerSession: 2 })),
 };
 SHAPES['jsonrpc-inorder'] = {

@@ -79,6 +79,12 @@ function has(cmd) {
   return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 }
 const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+/**
+ * The Python interpreter itself, not the `python3` found on PATH: a version manager's shim there
+ * (pyenv's is a bash script) adds about half a second of CPU to every run it starts, which the
+ * loop's time would otherwise include.
+ */
+const PYTHON = has('python3') ? spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout.trim() || 'python3' : 'python3';
 const parallelJobs = a.jobs ?? Math.max(2, Math.min(availableParallelism(), 4));
 const JQ_FILTER =
   'select(.event == "llm:request" or .event == "llm:response" or .event == "provider:error" or .event == "provider:retry" or .event == "provider:throttle")';
@@ -143,7 +149,7 @@ const say = (s) => {
   out.push(s);
   console.log(s);
 };
-say(`# callpair bench: ${a.runs} runs each (medians), ${availableParallelism()} cores, load at start ${load()}`);
+say(`# callpair bench: ${a.runs} runs each (medians), ${availableParallelism()} cores, load at start ${load()}; Python: ${PYTHON}`);
 
 for (const shape of a.file ? ['file'] : a.shapes) {
   if (!a.file && !CLASSIC.includes(shape)) {
@@ -170,7 +176,7 @@ for (const shape of a.file ? ['file'] : a.shapes) {
           { name: `before: callpair --jobs ${parallelJobs}`, argv: [node, a.base, 'analyze', '--format', 'json', '--jobs', String(parallelJobs), file], gate: true },
         ]
       : []),
-    { name: 'python json.loads loop', argv: ['python3', path.join(ROOT, 'bench', 'peers', 'fifo_pair.py'), file], needs: 'python3', python: true },
+    { name: 'python json.loads loop', argv: [PYTHON, path.join(ROOT, 'bench', 'peers', 'fifo_pair.py'), file], needs: 'python3', python: true },
     { name: 'jq select (LLM family)', argv: ['jq', '-c', JQ_FILTER, file], needs: 'jq', jq: true },
     { name: 'minimal Node reader', argv: [node, path.join(ROOT, 'bench', 'peers', 'minimal.mjs'), file] },
     { name: 'cat > /dev/null', argv: ['cat', file], needs: 'cat' },
@@ -254,7 +260,7 @@ async function callDense(shape) {
           : z.shards.length ? ['merge', ...z.shards] : null;
         if (argv) commands.push({ name: `${b.label}${c}`, size: k, argv: [node, b.bin, ...argv], gate: true });
       }
-  if (peer && has('python3')) for (const [k, z] of sizes.entries()) commands.push({ name: `python ${PEERS[info.family]}`, size: k, argv: ['python3', peer, ...z.w.args], python: true });
+  if (peer && has('python3')) for (const [k, z] of sizes.entries()) commands.push({ name: `python ${PEERS[info.family]}`, size: k, argv: [PYTHON, peer, ...z.w.args], python: true });
   // The floor of any reader that JSON.parses every line (no pairing): what a call-dense capture costs at least.
   for (const [k, z] of sizes.entries()) commands.push({ name: 'parse floor (JSON.parse every line)', size: k, argv: [node, path.join(ROOT, 'bench', 'peers', 'parse-floor.mjs'), ...z.w.files] });
   for (const c of commands) c.key = `${c.name}@${c.size}`;

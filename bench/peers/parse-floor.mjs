@@ -8,7 +8,7 @@
  *
  *   node bench/peers/parse-floor.mjs FILE...
  */
-import { createReadStream } from 'node:fs';
+import { eachLine } from './each-line.mjs';
 import { isAscii } from 'node:buffer';
 
 let lines = 0;
@@ -27,29 +27,5 @@ function line(buf, s, e) {
   }
 }
 
-for (const file of process.argv.slice(2)) {
-  let carry = null;
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
-    let pos = 0;
-    if (carry) {
-      const nl = chunk.indexOf(10);
-      if (nl === -1) {
-        carry = Buffer.concat([carry, chunk]);
-        continue;
-      }
-      const l = Buffer.concat([carry, chunk.subarray(0, nl)]);
-      carry = null;
-      line(l, 0, l.length);
-      pos = nl + 1;
-    }
-    for (;;) {
-      const nl = chunk.indexOf(10, pos);
-      if (nl === -1) break;
-      line(chunk, pos, nl);
-      pos = nl + 1;
-    }
-    if (pos < chunk.length) carry = Buffer.from(chunk.subarray(pos));
-  }
-  if (carry) line(carry, 0, carry.length);
-}
+for (const file of process.argv.slice(2)) await eachLine(file, line);
 console.log(JSON.stringify({ lines, objects, malformed }));

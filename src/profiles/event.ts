@@ -151,27 +151,22 @@ export function makeEvent(spec: ChannelSpec, d: EventDraft, sink: FindingSink): 
   // Out-of-range numbers become unknown here, so none reaches a sum, a difference or a histogram.
   // The event shares the draft's usage (and attrs) unless a value changes: then it has copies.
   const usage = attrs.usage;
+  let u = usage;
   if (usage) {
-    let u = usage;
     for (let i = 0; i < USAGE_FIELDS.length; i++) {
       const k = USAGE_FIELDS[i]!;
       const v = inRange(usage[k], 'count', USAGE_FIELD_NAMES[i]!, spec.name, scope, d.loc, sink);
       if (v !== usage[k] || !Object.prototype.hasOwnProperty.call(usage, k)) {
         if (u === usage) u = { ...usage };
-        u[k] = v;
+        u![k] = v;
       }
     }
-    if (u !== usage) {
-      if (attrs === d.attrs) attrs = { ...attrs };
-      attrs.usage = u;
-    }
   }
-  if (attrs.durationMs !== undefined) {
-    const ms = inRange(attrs.durationMs, 'duration', 'durationMs', spec.name, scope, d.loc, sink);
-    if (ms !== attrs.durationMs) {
-      if (attrs === d.attrs) attrs = { ...attrs };
-      attrs.durationMs = ms;
-    }
+  const ms = attrs.durationMs !== undefined ? inRange(attrs.durationMs, 'duration', 'durationMs', spec.name, scope, d.loc, sink) : undefined;
+  if (u !== usage || ms !== attrs.durationMs) {
+    if (attrs === d.attrs) attrs = { ...attrs };
+    if (u !== usage) attrs.usage = u;
+    if (ms !== attrs.durationMs) attrs.durationMs = ms;
   }
   let id: string | null = null;
   let idLabel: string | undefined;

@@ -1,10 +1,10 @@
 /**
  * Evaluating one batch of whole lines (parallel reading), in a worker or in the main thread: the
  * same LineReader as `--jobs 1` (CR, blank, oversized, classification or needles, JSON.parse with
- * `keep`), with line numbers counted from 1 within the batch, and a SHA-256 of each record's bytes
- * (so every record of a file reaches the profiles the same way, whoever read it).
+ * `keep`), with line numbers counted from 1 within the batch, and where each record's bytes lie in
+ * the batch's buffer: the buffer comes back with the answer, so the main thread hands the profiles
+ * the same bytes as `--jobs 1` (the duplicate-line window compares them), with no hash per line.
  */
-import { crypto } from '../builtins.js';
 import { LineReader, type LineSink } from './lines.js';
 import type { SourceRule } from './classify.js';
 import type { BatchIn, BatchOut } from './parallel-protocol.js';
@@ -49,6 +49,8 @@ export interface BatchOptions {
 
 export class BatchEvaluator {
   private items: unknown[] = [];
+  /** Where the current batch's buffer starts in its ArrayBuffer: a record's range is relative to the buffer. */
+  private base = 0;
   /** In a worker: a record of the current batch nests too deep to be sent. */
   tooDeep = false;
   private readonly sink: LineSink;
@@ -59,16 +61,17 @@ export class BatchEvaluator {
     this.sink = {
       record: (value, line, raw) => {
         if (checkDepth && raw!.length >= 2 * MAX_SEND_DEPTH && deeperThan(value, MAX_SEND_DEPTH)) this.tooDeep = true;
-        this.items.push(line, value, crypto().createHash('sha256').update(raw!).digest('base64'));
+        const at = raw!.byteOffset - this.base;
+        this.items.push(line, value, at, at + raw!.length);
       },
       malformed: (line, reason, bytes) => {
-        this.items.push(-line, reason, bytes);
+        this.items.push(-line, reason, bytes, 0);
       },
       oversized: (line, bytes) => {
-        this.items.push(0, line, bytes);
+        this.items.push(0, line, bytes, 0);
       },
       repeatedKey: (line, profile, key, bytes) => {
-        this.items.push(-line, { profile, key }, bytes);
+        this.items.push(-line, { profile, key }, bytes, 0);
       },
     };
   }
@@ -98,6 +101,7 @@ export class BatchEvaluator {
       bom: false,
     });
     const buf = Buffer.from(m.buf.buffer, m.buf.byteOffset, m.buf.byteLength);
+    this.base = m.buf.byteOffset;
     // Every line of the batch ends with a newline (but a final one): nothing is held back.
     reader.push(buf.subarray(m.start, m.end));
     if (final) reader.end();

@@ -19,7 +19,7 @@ function run(buf: Buffer, sizes: number[], maxValueBytes: number) {
     maxValueBytes,
     splits: SPLITS,
     sink: {
-      record: (v, line, _raw, _d, _doc, pointer) => (records.push(v), at.push([line, pointer])),
+      record: (v, line, _raw, _doc, pointer) => (records.push(v), at.push([line, pointer])),
       oversized: (line) => bad.push(line),
       malformed: (line) => bad.push(-line),
       unverifiedDocument: (line, reason, n) => unverified.push([line, reason, n]),

@@ -587,7 +587,7 @@ export class DocumentReader {
       return;
     }
     this.ledger.parsed++;
-    this.sink.record(value, e.line, null, undefined, bytes);
+    this.sink.record(value, e.line, null, bytes);
   }
 
   /**
@@ -871,7 +871,7 @@ export class DocumentReader {
     }
     this.ledger.parsed++;
     this.sp!.records++;
-    this.sink.record(value, line, null, undefined, undefined, pointer, bytes);
+    this.sink.record(value, line, null, undefined, pointer, bytes);
   }
 
   private unverified(line: number, reason: UnverifiedReason, records: number): void {

@@ -17,7 +17,7 @@ function events(text: string, sizes: readonly number[], maxValueBytes: number, s
     maxValueBytes,
     splits,
     sink: {
-      record: (v, line, _raw, _d, _doc, pointer) => out.push(['record', line, pointer ?? null, v]),
+      record: (v, line, _raw, _doc, pointer) => out.push(['record', line, pointer ?? null, v]),
       oversized: (line, bytes) => out.push(['oversized', line, bytes]),
       malformed: (line, reason, bytes) => out.push(['malformed', line, reason, bytes]),
       repeatedSplitKey: (line, key) => out.push(['repeat', line, key]),

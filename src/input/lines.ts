@@ -36,13 +36,13 @@ import { ByteSample, ChunkSearch, escapePatterns, probeFor, repeatedKey } from '
 
 export interface LineSink {
   /**
-   * A parsed record. `raw` is the line's bytes (a view valid only during the call), or null when
-   * the bytes were read elsewhere (a worker, `--jobs`); `digest` is then a SHA-256 of those bytes.
+   * A parsed record. `raw` is the line's bytes (a view valid only during the call), or null for a
+   * record of a JSON document.
    * `doc`: a JSON document record's bytes (documents.ts), so that records inside it can be located;
    * `pointer`: the JSON pointer of an element of a split document array (documents.ts), read on its own;
    * `element`: that element's bytes (where it ends: `trace PATH:LINE`), never handed to the profiles.
    */
-  record(value: unknown, line: number, raw: Buffer | null, digest?: string, doc?: Buffer, pointer?: string, element?: Buffer): void;
+  record(value: unknown, line: number, raw: Buffer | null, doc?: Buffer, pointer?: string, element?: Buffer): void;
   /**
    * A line the first handler's classify rule claims, as `record` would give it after `keep(value)`,
    * but whole: the first handler reads `value` itself (it reads only what its own `keep` names, so

@@ -27,9 +27,10 @@ export interface BatchIn {
 }
 
 /**
- * `items` in line order, three entries each, line numbers counted from 1 within the batch:
- * `line, value, digest` (a record), `-line, reason, bytes` (a malformed line), `-line, {profile,
- * key}, bytes` (a repeated key, before its record), `0, line, bytes` (an oversized line). `ledger`: the batch's counts.
+ * `items` in line order, four entries each, line numbers counted from 1 within the batch:
+ * `line, value, start, end` (a record, whose bytes are `buf[start..end)`), `-line, reason, bytes, 0`
+ * (a malformed line), `-line, {profile, key}, bytes, 0` (a repeated key, before its record),
+ * `0, line, bytes, 0` (an oversized line). `ledger`: the batch's counts.
  */
 export interface BatchOut {
   seq: number;

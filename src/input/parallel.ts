@@ -311,13 +311,14 @@ export class ParallelLineReader {
         this.done.delete(this.applied);
         this.applied++;
         this.inFlight--;
-        if (this.recycle && out.buf.byteLength > 0 && out.buf.buffer instanceof ArrayBuffer) this.recycle(out.buf.buffer);
         const base = this.ledger.lines;
         addLineCounts(this.ledger, out.ledger);
         const it = out.items;
-        for (let i = 0; i < it.length; i += 3) {
+        // The batch's bytes, back from the worker: each record is handed over with its own, as `--jobs 1` does.
+        const bytes = Buffer.from(out.buf.buffer, out.buf.byteOffset, out.buf.byteLength);
+        for (let i = 0; i < it.length; i += 4) {
           const k = it[i] as number;
-          if (k > 0) this.sink.record(it[i + 1], base + k, null, it[i + 2] as string);
+          if (k > 0) this.sink.record(it[i + 1], base + k, bytes.subarray(it[i + 2] as number, it[i + 3] as number));
           else if (k < 0) {
             const r = it[i + 1] as 'invalid-json' | 'truncated' | { profile: string; key: string };
             if (typeof r === 'string') this.sink.malformed(base - k, r, it[i + 2] as number);
@@ -325,6 +326,8 @@ export class ParallelLineReader {
           }
           else this.sink.oversized(base + (it[i + 1] as number), it[i + 2] as number);
         }
+        // Only now: the records' bytes were views of it.
+        if (this.recycle && out.buf.byteLength > 0 && out.buf.buffer instanceof ArrayBuffer) this.recycle(out.buf.buffer);
       }
     } catch (e) {
       this.error = e as Error;
@@ -335,5 +338,5 @@ export class ParallelLineReader {
 
 /** One line over the limit, found by this thread (it spans chunks). */
 function oversized(bytes: number): BatchOut {
-  return { seq: 0, buf: new Uint8Array(0), items: [0, 1, bytes], ledger: { ...NO_LINES, lines: 1, oversized: 1 } };
+  return { seq: 0, buf: new Uint8Array(0), items: [0, 1, bytes, 0], ledger: { ...NO_LINES, lines: 1, oversized: 1 } };
 }

@@ -81,7 +81,7 @@ async function readOne(
    * One record offered to the handlers and counted: how it was taken. `later`: the first handler
    * reads `value` whole, the others `later(value)` (LineSink.recordClaimed).
    */
-  const offer = (value: unknown, line: number, raw: Buffer | null, digest?: string, doc?: Buffer, pointer?: string, later?: (value: unknown) => unknown): RecordOutcome => {
+  const offer = (value: unknown, line: number, raw: Buffer | null, doc?: Buffer, pointer?: string, later?: (value: unknown) => unknown): RecordOutcome => {
     {
       const loc: Loc = pointer === undefined ? { path, line } : { path, line, pointer };
       let outcome: RecordOutcome = 'unclaimed';
@@ -90,7 +90,7 @@ async function readOne(
         for (let i = 0; i < handlers.length; i++) {
           const { name, h } = handlers[i]!;
           if (i === 1 && later !== undefined) value = later(value);
-          outcome = h.record(value, loc, raw, digest, doc);
+          outcome = h.record(value, loc, raw, doc);
           if (outcome !== 'unclaimed') {
             by = name;
             break;
@@ -115,17 +115,17 @@ async function readOne(
   const probe = opts.lineProbe && source.path !== '-' && resolve(opts.lineProbe.path) === resolve(path) ? opts.lineProbe : null;
   const sink: LineSink = {
     record: probe
-      ? (value, line, raw, digest, doc, pointer, element) => {
-          const o = offer(value, line, raw, digest, doc, pointer);
+      ? (value, line, raw, doc, pointer, element) => {
+          const o = offer(value, line, raw, doc, pointer);
           if (line <= probe.line) noteProbe(probe, value, line, o, doc, pointer, element);
         }
-      : (value, line, raw, digest, doc, pointer) => void offer(value, line, raw, digest, doc, pointer),
+      : (value, line, raw, doc, pointer) => void offer(value, line, raw, doc, pointer),
     recordClaimed: probe
       ? (value, line, raw, later) => {
-          const o = offer(value, line, raw, undefined, undefined, undefined, later);
+          const o = offer(value, line, raw, undefined, undefined, later);
           if (line <= probe.line) noteProbe(probe, later(value), line, o, undefined, undefined, undefined);
         }
-      : (value, line, raw, later) => void offer(value, line, raw, undefined, undefined, undefined, later),
+      : (value, line, raw, later) => void offer(value, line, raw, undefined, undefined, later),
     malformed(line, reason, bytes) {
       collector.add(finding('MALFORMED_LINE', { locations: [{ path, line }] }, { reason, bytes }));
       unread(line, reason);

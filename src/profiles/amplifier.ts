@@ -79,14 +79,14 @@ export function amplifierProfile(): Profile {
       if (source.role !== 'capture') return null;
       const recent = new RecentLines(DUP_WINDOW);
       return {
-        record(value: unknown, loc: Loc, raw: Buffer | null, digest?: string): RecordOutcome {
+        record(value: unknown, loc: Loc, raw: Buffer | null): RecordOutcome {
           const top = asObject(value);
           if (!top) return 'unclaimed';
           const name = top.event;
           if (typeof name !== 'string') return 'unclaimed';
           const role = ROLES.get(name);
           if (!role) return 'ignored';
-          if ((raw || digest !== undefined) && recent.seen(raw, digest)) return 'duplicate';
+          if (raw && recent.seen(raw)) return 'duplicate';
           const ev = toEvent(top, name, role, loc, ctx);
           // The redundant provider:error rule: an unstamped provider:error right after an error
           // llm:response of the same provider in its scope re-reports a closed failure.

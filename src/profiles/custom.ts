@@ -213,7 +213,7 @@ export function customProfile(spec: CustomProfileSpec): Profile {
       const fileName = source.file === null ? '-' : path.basename(typeof source.file === 'string' ? source.file : source.path);
       let callSeq = 0;
       return {
-        record(value: unknown, lineLoc: Loc, _raw: Buffer | null, _digest?: string, doc?: Buffer): RecordOutcome {
+        record(value: unknown, lineLoc: Loc, _raw: Buffer | null, doc?: Buffer): RecordOutcome {
           // A record no rule takes is left to the other profiles in use (`auto,FILE.json`).
           let outcome: RecordOutcome = 'unclaimed';
           // Records inside a JSON document: each at the line where it starts, with its JSON pointer.

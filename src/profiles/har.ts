@@ -115,7 +115,7 @@ export function harProfile(): Profile {
     open(source: Source, ctx: ProfileContext): RecordHandler | null {
       if (source.role !== 'capture') return null;
       return {
-        record(value: unknown, loc: Loc, _raw: Buffer | null, _digest?: string, doc?: Buffer): RecordOutcome {
+        record(value: unknown, loc: Loc, _raw: Buffer | null, doc?: Buffer): RecordOutcome {
           const o = asObject(value);
           if (o !== null && isEntry(o)) {
             entry(o, loc, ctx);

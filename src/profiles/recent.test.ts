@@ -1,27 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
 import { RecentLines } from './recent.js';
 
 describe('RecentLines', () => {
   it('finds byte-identical lines within the window only', () => {
     const r = new RecentLines(3);
     const b = (s: string) => Buffer.from(s);
-    expect(r.seen(b('a1'), undefined)).toBe(false);
-    expect(r.seen(b('a2'), undefined)).toBe(false);
-    expect(r.seen(b('a1'), undefined)).toBe(true);
-    expect(r.seen(b('a3'), undefined)).toBe(false);
-    expect(r.seen(b('a4'), undefined)).toBe(false); // a1 leaves the window
-    expect(r.seen(b('a1'), undefined)).toBe(false);
+    expect(r.seen(b('a1'))).toBe(false);
+    expect(r.seen(b('a2'))).toBe(false);
+    expect(r.seen(b('a1'))).toBe(true);
+    expect(r.seen(b('a3'))).toBe(false);
+    expect(r.seen(b('a4'))).toBe(false); // a1 leaves the window
+    expect(r.seen(b('a1'))).toBe(false);
     // Same length, different bytes.
-    expect(r.seen(b('b1'), undefined)).toBe(false);
-  });
-
-  it('compares by SHA-256 when given digests (worker-read lines)', () => {
-    const r = new RecentLines(64);
-    const d = (s: string) => createHash('sha256').update(s).digest('base64');
-    expect(r.seen(null, d('x'))).toBe(false);
-    expect(r.seen(null, d('y'))).toBe(false);
-    expect(r.seen(null, d('x'))).toBe(true);
+    expect(r.seen(b('b1'))).toBe(false);
   });
 
   it('still finds duplicates of lines larger than the copy budget', () => {
@@ -29,9 +20,9 @@ describe('RecentLines', () => {
     const big = Buffer.alloc(9 * 1024 * 1024, 0x61);
     const other = Buffer.alloc(9 * 1024 * 1024, 0x61);
     other[5] = 0x62;
-    expect(r.seen(big, undefined)).toBe(false);
-    expect(r.seen(other, undefined)).toBe(false);
-    expect(r.seen(Buffer.from(big), undefined)).toBe(true);
+    expect(r.seen(big)).toBe(false);
+    expect(r.seen(other)).toBe(false);
+    expect(r.seen(Buffer.from(big))).toBe(true);
   });
 
   it('answers as a plain scan of the window, whatever the fingerprint filter skips', () => {
@@ -45,7 +36,7 @@ describe('RecentLines', () => {
         x = (Math.imul(x, 1103515245) + 12345) >>> 0;
         const line = `{"n":${x % 97}}`;
         const want = last.includes(line);
-        expect(r.seen(Buffer.from(line), undefined)).toBe(want);
+        expect(r.seen(Buffer.from(line))).toBe(want);
         if (!want) {
           last.push(line);
           if (last.length > size) last.shift();

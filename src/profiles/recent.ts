@@ -1,20 +1,20 @@
 /**
  * The exact-duplicate window (docs/design.md §3.1: a family line byte-identical to one of the last N family
  * lines of the same file). Byte-exact in effect: a line is compared by length first, then byte for
- * byte against a kept copy; lines beyond the copy budget (and lines read by a worker, which arrive
- * as a digest) are compared by SHA-256, never by a weak hash. A 32-bit fingerprint of the line only
+ * byte against a kept copy; lines beyond the copy budget are compared by SHA-256, never by a weak
+ * hash. A 32-bit fingerprint of the line only
  * skips entries that cannot be equal (equal lines have equal fingerprints): the decision is still the
  * byte comparison or the SHA-256.
  */
 import { crypto } from '../builtins.js';
 
 interface Entry {
-  /** Length of the line (-1 for a digest given without bytes). */
+  /** Length of the line (-1 for a slot not yet used). */
   len: number;
   /** The line's copy in its first `len` bytes (the buffer is reused for later lines), or null. */
   bytes: Buffer | null;
   digest: string | null;
-  /** The line's fingerprint (`fingerprint`), or 0 for a digest given without bytes. */
+  /** The line's fingerprint (`fingerprint`). */
   fp: number;
 }
 
@@ -74,31 +74,26 @@ export class RecentLines {
 
   /**
    * True when the line equals one of the last `size` lines seen (it is then not added); else the
-   * line is remembered. Give the bytes (`raw`), or, when only a SHA-256 is known, `digest`.
+   * line is remembered.
    */
-  seen(raw: Buffer | null, digest: string | undefined): boolean {
-    let d: string | null = raw ? null : (digest ?? null);
-    const len = raw ? raw.length : -1;
-    const fp = raw ? fingerprint(raw) : 0;
+  seen(raw: Buffer): boolean {
+    let d: string | null = null;
+    const len = raw.length;
+    const fp = fingerprint(raw);
     const lens = this.lens;
     const fps = this.fps;
     const ring = this.ring;
-    const n = raw && this.buckets[bucketOf(fp)] === 0 ? 0 : ring.length;
+    const n = this.buckets[bucketOf(fp)] === 0 ? 0 : ring.length;
     for (let i = 0; i < n; i++) {
-      if (raw) {
-        // Length and fingerprint from flat arrays: most entries are passed over without a load of their object.
-        if (lens[i] !== len || fps[i] !== fp) continue;
-        const x = ring[i]!;
-        if (x.bytes) {
-          if (raw.compare(x.bytes, 0, len) === 0) return true;
-          continue;
-        }
-        d ??= sha256(raw);
-        if (x.digest === d) return true;
-      } else {
-        // Digest mode: every entry holds a digest.
-        if (ring[i]!.digest === d) return true;
+      // Length and fingerprint from flat arrays: most entries are passed over without a load of their object.
+      if (lens[i] !== len || fps[i] !== fp) continue;
+      const x = ring[i]!;
+      if (x.bytes) {
+        if (raw.compare(x.bytes, 0, len) === 0) return true;
+        continue;
       }
+      d ??= sha256(raw);
+      if (x.digest === d) return true;
     }
     // The slot this line takes: a new one while the ring fills, else the oldest, reused in place
     // (its buffer too when the line fits: no allocation per line).
@@ -113,12 +108,12 @@ export class RecentLines {
       this.at = (this.at + 1) % this.size;
       if (e.len >= 0) this.buckets[bucketOf(e.fp)]!--;
     }
-    if (raw) this.buckets[bucketOf(fp)]!++;
+    this.buckets[bucketOf(fp)]!++;
     e.len = len;
     e.fp = fp;
     this.lens[slot] = len;
     this.fps[slot] = fp;
-    if (raw && e.bytes && e.bytes.length >= len) {
+    if (e.bytes && e.bytes.length >= len) {
       raw.copy(e.bytes, 0);
       e.digest = null;
       return false;
@@ -130,12 +125,12 @@ export class RecentLines {
     // Its own memory, not a slice of Node's shared pool (a slice would hold a whole 8 kB slab), sized
     // to a power of two so that the slot's later lines mostly fit in it.
     const cap = len <= 512 ? 512 : 2 ** Math.ceil(Math.log2(len));
-    if (raw && this.copied + cap <= COPY_BUDGET) {
+    if (this.copied + cap <= COPY_BUDGET) {
       e.bytes = Buffer.allocUnsafeSlow(cap);
       raw.copy(e.bytes, 0);
       this.copied += cap;
       e.digest = null;
-    } else e.digest = d ?? sha256(raw!);
+    } else e.digest = d ?? sha256(raw);
     return false;
   }
 }

@@ -20,12 +20,12 @@ export interface ProfileContext {
 
 export interface RecordHandler {
   /**
-   * `raw` is the record's bytes (a view valid only during the call), or null for JSON documents and
-   * for lines read by a worker (`--jobs`); for the latter `digest` is a SHA-256 (base64) of the bytes.
+   * `raw` is the record's bytes (a view valid only during the call; lines read by a worker, `--jobs`,
+   * too: the batch's buffer comes back with its values), or null for JSON documents.
    * With `keep`, `value` may be the pruned copy that `keep` returned. `doc`: the bytes of a JSON
    * document's record (never of a line), for locating records inside it (input/documents.ts).
    */
-  record(value: unknown, loc: Loc, raw: Buffer | null, digest?: string, doc?: Buffer): RecordOutcome;
+  record(value: unknown, loc: Loc, raw: Buffer | null, doc?: Buffer): RecordOutcome;
   /**
    * A line of this file that reached no handler (oversized, malformed, unusable, a failed read:
    * `reason` is the MALFORMED_LINE reason, `oversized`, `unusable` or `input-error`).

@@ -34,7 +34,7 @@ export function decisionHandler(run: AssayRun, ctx: ProfileContext): RecordHandl
   return {
     unread: unreadLine(run),
     repeatedKey: repeated,
-    record(value: unknown, loc: Loc, _raw: Buffer | null, _digest?: string, doc?: Buffer): RecordOutcome {
+    record(value: unknown, loc: Loc, _raw: Buffer | null, doc?: Buffer): RecordOutcome {
       const top = asObject(value);
       if (!top) return 'unclaimed';
       checkDocumentRecord(doc, keys, loc, repeated);

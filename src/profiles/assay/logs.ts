@@ -99,7 +99,7 @@ export function callerHandler(run: AssayRun, ctx: ProfileContext): RecordHandler
   return {
     unread: unreadLine(run),
     repeatedKey: repeated,
-    record(value: unknown, loc: Loc, _raw: Buffer | null, _digest?: string, doc?: Buffer): RecordOutcome {
+    record(value: unknown, loc: Loc, _raw: Buffer | null, doc?: Buffer): RecordOutcome {
       checkDocumentRecord(doc, keys, loc, repeated, true);
       const pre = preRead(run, value, loc, 'caller');
       if (pre !== null) return pre;
@@ -149,7 +149,7 @@ export function upstreamHandler(run: AssayRun, ctx: ProfileContext): RecordHandl
   return {
     unread: unreadLine(run),
     repeatedKey: repeated,
-    record(value: unknown, loc: Loc, _raw: Buffer | null, _digest?: string, doc?: Buffer): RecordOutcome {
+    record(value: unknown, loc: Loc, _raw: Buffer | null, doc?: Buffer): RecordOutcome {
       checkDocumentRecord(doc, keys, loc, repeated, true);
       const pre = preRead(run, value, loc, 'upstream');
       if (pre !== null) return pre;

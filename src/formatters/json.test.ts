@@ -36,6 +36,15 @@ describe('safeJsonPieces', () => {
   });
 });
 
+describe('safeJson escaping', () => {
+  it('escapes U+007F in otherwise ASCII text, and every risky character beside non-ASCII text', () => {
+    expect(safeJson({ a: 'x\u007fy' })).toBe('{"a":"x\\u007fy"}');
+    expect(joined({ a: 'x\u007fy' })).toBe('{\n  "a": "x\\u007fy"\n}');
+    expect(safeJson(['é\u0085\u202e\u2066'])).toBe('["é\\u0085\\u202e\\u2066"]');
+    expect(safeJson(['plain ascii'])).toBe('["plain ascii"]');
+  });
+});
+
 describe('safeJsonPieces on long arrays (stringified in runs)', () => {
   it('is safeJson(value, 2) to the byte with long arrays of mixed elements at every level', () => {
     const elem = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constant(undefined), fc.array(fc.integer(), { minLength: 30, maxLength: 40 }).map((a) => ({ long: a })));

@@ -116,6 +116,27 @@ describe('an escaped spelling is read past every scan budget', () => {
   });
 });
 
+describe('a line without the kind keys is not scanned (auto mode), and still read as JSON.parse reads it', () => {
+  it('an Amplifier pair whose "event" key is spelled "\\u0065vent", among JSON-RPC lines, pairs the same by default and with --validate-all; a cut JSON-RPC line is malformed in both', async () => {
+    const file = writeCapture([
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{}}}',
+      '{"\\u0065vent":"llm:request","session_id":"s1","request_id":"r1","data":{"provider":"p","model":"m"}}',
+      '{"jsonrpc":"2.0","id":1,"result":{"content":[]}}',
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","arguments":{}',
+      '{"ev\\u0065nt":"llm:response","session_id":"s1","request_id":"r1","data":{"provider":"p","model":"m","status":"ok"}}',
+    ]);
+    const reports = [];
+    for (const v of [[], ['--validate-all']]) {
+      const res = await runCli(['analyze', '-f', 'json', '--max-findings', '1000', file, ...v]);
+      const r = JSON.parse(res.stdout) as { run: Record<string, unknown>; totals: Record<string, number>; channels: Array<{ channel: string; pairs: { total: number } }> };
+      expect(r.channels.find((c) => c.channel === 'llm')!.pairs.total).toBe(1);
+      expect(r.totals.malformed).toBe(1);
+      reports.push({ ...r, run: { ...r.run, validateAll: null } });
+    }
+    expect(reports[0]).toEqual(reports[1]);
+  });
+});
+
 describe('an escaped role in a custom profile', () => {
   it('roles spelled "r\\u0065q" / "r\\u0065sp" pair the same by default and with --validate-all', async () => {
     const file = writeCapture([

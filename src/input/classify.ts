@@ -68,6 +68,8 @@ export const RBRACE = 0x7d;
 const LBRACKET = 0x5b;
 const RBRACKET = 0x5d;
 
+const EMPTY = Buffer.alloc(0);
+
 /** Per-key state while scanning. */
 const NOT_SEEN = 0;
 const STRING = 1;
@@ -211,6 +213,18 @@ export class LineClassifier {
   parsedBy = -1;
   /** After a PARSE or SKIP verdict: where the deciding value ends (a repeat of a wanted key can only follow). */
   decidedAt = 0;
+
+  /**
+   * The verdict on a line that holds none of the wanted keys (as the whole top level read would
+   * give it). When it is FALLBACK, a reader that finds none of `keyTokens()` in a line may take
+   * FALLBACK without the scan (lines.ts): the scan could only have ended in FALLBACK too — from
+   * this verdict, or from a structure it could not read — or seen a wanted key spelled with
+   * escapes, and a line holding such an escape is parsed whatever the verdict.
+   */
+  absentVerdict(): Verdict {
+    this.state.fill(NOT_SEEN);
+    return this.decide(EMPTY, true) as Verdict;
+  }
 
   /** The wanted keys, as the quoted tokens the reader looks for again after a decision. */
   keyTokens(): Buffer[] {

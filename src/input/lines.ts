@@ -333,6 +333,7 @@ export class LineEvaluator {
     const strings = [...needles.map((n) => n.toString('utf8')), ...rules.flatMap((r) => [r.key, ...(r.values ?? []), ...(r.prefixes ?? [])])];
     this.escapes = new ChunkSearch(escapePatterns(strings));
     this.keysAgain = new ChunkSearch(this.cls ? this.cls.keyTokens() : [], true);
+    this.absentFallsBack = this.cls !== null && this.cls.absentVerdict() === FALLBACK;
     this.unique = rules.flatMap((r) =>
       r.unique && !r.unknown ? [{ profile: r.profile, keys: r.unique.keys, needles: new ChunkSearch(r.unique.needles.map((n) => Buffer.from(n, 'utf8'))), foldCase: r.unique.foldCase === true }] : [],
     );
@@ -342,6 +343,12 @@ export class LineEvaluator {
   }
 
   private readonly firstKeep: ((value: unknown) => unknown) | null;
+  /**
+   * A line holding none of the wanted keys' tokens is FALLBACK without the classifier's scan
+   * (LineClassifier.absentVerdict): on a source read in `auto` mode, the JSON-RPC and OpenAI Batch
+   * lines, whose kind keys come after the Amplifier and Assay ones, are not walked to their end.
+   */
+  private readonly absentFallsBack: boolean;
 
   /** Counts of the start of the current chunk: where each search starts its probe (exact.ts ByteSample). */
   private readonly sample = new ByteSample();
@@ -365,7 +372,7 @@ export class LineEvaluator {
     if (!this.all) {
       // Exact, or the exact path (exact.ts): a line is skipped only when JSON.parse's reading
       // could not make any profile read it either.
-      const v = this.cls ? this.cls.verdict(buf, s, e) : FALLBACK;
+      const v = this.cls === null || (this.absentFallsBack && !this.keysAgain.has(buf, s, e, inChunk)) ? FALLBACK : this.cls.verdict(buf, s, e);
       if (v === PARSE) {
         if (this.firstKeep && this.cls!.parsedBy === 0) keep = this.firstKeep;
       } else if (v === FALLBACK && this.needle(buf, s, e, inChunk)) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The JSON report's writer alone (docs/performance.md, "Memory" and "Big reports"): a saved report
+ * The JSON report's writer alone (docs/performance.md, "What the cuts were" and "Memory"): a saved report
  * is read, then written again in pieces as the CLI writes it (src/formatters/json.ts `pieces`),
  * beside one `JSON.stringify(report, null, 2)` of the same value (the same text, as one string).
  * Medians of --runs, in one process, after a warm-up.

@@ -12,7 +12,7 @@ import { build } from 'esbuild';
 import { actionBundle, common } from './action-bundle.mjs';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -51,6 +51,10 @@ await build({
 });
 
 await build(actionBundle(ROOT));
+
+// The bin is executable: npx links a checkout's bin once and runs that link afterwards, so a
+// rebuild (`npm test` builds: dist/ is removed and written anew) must leave main.js executable.
+chmodSync(path.join(out, 'main.js'), 0o755);
 
 const cache = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'code-cache.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
 // Without a cache the fast path still runs, only slower: a failure here is reported, not fatal.

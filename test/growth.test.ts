@@ -215,6 +215,17 @@ describe('the windows evict in O(1) at their default size', () => {
       engine.finish();
     };
   }
+  /** Every request open at once under one id (a client that sends each call with `id: 1`), then every terminal. */
+  function oneIdForAll(calls: number): () => Promise<void> {
+    return async () => {
+      const engine = new PairingEngine({ channels: [LLM], sink: { pair: () => {}, orphanRequest: () => {}, orphanResponse: () => {}, finding: () => {} } });
+      let line = 0;
+      const ev = (role: CallEvent['role']): CallEvent => ({ role, channel: 'llm', scope: 'S', id: 'same', sig: null, time: ++line, caller: 'main', attrs: {}, loc: { path: 'cap.jsonl', line } });
+      for (let k = 0; k < calls; k++) engine.push(ev('request'));
+      for (let k = 0; k < calls; k++) engine.push(ev('terminal'));
+      engine.finish();
+    };
+  }
   function rememberKeys(keys: number): () => Promise<void> {
     return async () => {
       const m = new Map<string, true>();
@@ -224,6 +235,7 @@ describe('the windows evict in O(1) at their default size', () => {
   for (const [name, make] of [
     ['the closed-id window (engine, N calls paired by id)', pairById],
     ['the Assay window (N correlation ids remembered)', rememberKeys],
+    ['one id held by every open call (engine: N requests, then N terminals)', oneIdForAll],
   ] as const)
     it(`${name}: ${N} → ${2 * N}`, async () => {
       // Each sample runs its size three times (one run of N is ~40 ms: a single rehash or GC

@@ -50,6 +50,12 @@ describe('the packed package', () => {
   });
 });
 
+describe('the bin after a build', () => {
+  it('dist/cli/main.js is executable (npx runs the link it made before the rebuild `npm test` does)', () => {
+    expect(statSync(path.join(ROOT, 'dist', 'cli', 'main.js')).mode & 0o111).toBe(0o111);
+  });
+});
+
 describe('the package contents', () => {
   it('ships no source map (src/ is not in the package, so a map would point nowhere)', () => {
     const files = pack().files;

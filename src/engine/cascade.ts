@@ -4,7 +4,7 @@
  * agreeing signature; failing that (unless the channel requires a signature), the oldest.
  */
 import type { CallEvent, ChannelSpec, Confidence, Method } from '../model.js';
-import { idIndex, type OpenReq, type OpenSet } from './state.js';
+import { IdList, idIndex, type OpenReq, type OpenSet } from './state.js';
 import { sigConflict, sigMatch } from './signature.js';
 
 export { conflictField, sigConflict, sigMatch } from './signature.js';
@@ -43,16 +43,17 @@ export function cascade(open: OpenSet | null, ev: CallEvent, spec: ChannelSpec):
     } else {
       const held = idIndex(open).get(ev.id);
       if (held !== undefined) {
-        if (!Array.isArray(held)) {
+        if (!(held instanceof IdList)) {
           // A signature the channel requires must not conflict, even under an id (below).
           if (!spec.signatureRequired || !sigConflict(ev.sig, held.sig)) return { taken: held, method: idMethod(ev, held), confidence: 'exact', candidates: 1 };
           return { conflict: held };
         }
-        if (!spec.signatureRequired) return { taken: held[0]!, method: idMethod(ev, held[0]!), confidence: 'exact', candidates: 1 };
+        const first = held.first();
+        if (!spec.signatureRequired) return { taken: first, method: idMethod(ev, first), confidence: 'exact', candidates: 1 };
         // A signature the channel requires must not conflict, even under an id: the oldest request
         // with this id whose known fields agree is taken; none agreeing is a conflict, never a pair.
-        for (const r of held) if (!sigConflict(ev.sig, r.sig)) return { taken: r, method: idMethod(ev, r), confidence: 'exact', candidates: 1 };
-        return { conflict: held[0]! };
+        for (const r of held.values()) if (!sigConflict(ev.sig, r.sig)) return { taken: r, method: idMethod(ev, r), confidence: 'exact', candidates: 1 };
+        return { conflict: first };
       }
     }
   }

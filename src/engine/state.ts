@@ -61,7 +61,7 @@ export interface OpenSet {
    * large `all` needs it, then kept up to date until `all` is empty (it is the requests of `all`
    * with an id, so it can always be made again from them).
    */
-  byId: Map<string, OpenReq | OpenReq[]> | null;
+  byId: Map<string, OpenReq | IdList> | null;
   fifo: SigPool<ShadowReq>;
   sigShadow: SigPool<ShadowReq>;
 }
@@ -70,8 +70,58 @@ export function newOpenSet(): OpenSet {
   return { all: new SigPool(IN_ALL), noId: new SigPool(IN_NO_ID), byId: null, fifo: new SigPool(IN_FIFO), sigShadow: new SigPool(IN_SIG_SHADOW) };
 }
 
+/**
+ * The requests open under one id, oldest first, when there are several. A request that closes
+ * stays in `items` until it reaches the head or the dead outnumber the living (then the list is
+ * compacted): closing is O(1) amortised, however many requests share the id (a client that sends
+ * every call with `id: 1` holds them all here). Dead means out of `all` (its IN_ALL bit is clear):
+ * the engine takes a request out of `all` before it leaves this list.
+ */
+export class IdList {
+  private items: OpenReq[];
+  private head = 0;
+  /** Requests in `items` still open. */
+  size: number;
+
+  constructor(a: OpenReq, b: OpenReq) {
+    this.items = [a, b];
+    this.size = 2;
+  }
+
+  /** The oldest open request (the list is never empty: it leaves the index when its last one closes). */
+  first(): OpenReq {
+    return this.items[this.head]!;
+  }
+
+  push(r: OpenReq): void {
+    this.items.push(r);
+    this.size++;
+  }
+
+  /** The open requests, oldest first. */
+  *values(): Generator<OpenReq> {
+    const items = this.items;
+    for (let i = this.head; i < items.length; i++) if ((items[i]!.live & IN_ALL) !== 0) yield items[i]!;
+  }
+
+  /** One of its requests (already out of `all`) has closed. */
+  closed(): void {
+    this.size--;
+    const items = this.items;
+    while (this.head < items.length && (items[this.head]!.live & IN_ALL) === 0) items[this.head++] = undefined as never;
+    const dead = items.length - this.head - this.size;
+    if (this.head > 32 && this.head * 2 > items.length) {
+      this.items = items.slice(this.head);
+      this.head = 0;
+    } else if (dead > 32 && dead > this.size) {
+      this.items = [...this.values()];
+      this.head = 0;
+    }
+  }
+}
+
 /** The id index of a large `all` (made from its live requests, oldest first, when first needed). */
-export function idIndex(open: OpenSet): Map<string, OpenReq | OpenReq[]> {
+export function idIndex(open: OpenSet): Map<string, OpenReq | IdList> {
   let m = open.byId;
   if (m === null) {
     m = open.byId = new Map();
@@ -80,17 +130,18 @@ export function idIndex(open: OpenSet): Map<string, OpenReq | OpenReq[]> {
   return m;
 }
 
-function fileId(m: Map<string, OpenReq | OpenReq[]>, id: string, req: OpenReq): OpenReq | undefined {
+function fileId(m: Map<string, OpenReq | IdList>, id: string, req: OpenReq): OpenReq | undefined {
   const held = m.get(id);
   if (held === undefined) {
     m.set(id, req);
     return undefined;
   }
-  if (Array.isArray(held)) {
+  if (held instanceof IdList) {
+    const first = held.first();
     held.push(req);
-    return held[0];
+    return first;
   }
-  m.set(id, [held, req]);
+  m.set(id, new IdList(held, req));
   return held;
 }
 
@@ -102,7 +153,7 @@ export function firstWithId(open: OpenSet, id: string): OpenReq | undefined {
     return undefined;
   }
   const held = idIndex(open).get(id);
-  return held === undefined || !Array.isArray(held) ? held : held[0];
+  return held instanceof IdList ? held.first() : held;
 }
 
 /**
@@ -116,8 +167,8 @@ export function addWithId(open: OpenSet, id: string, req: OpenReq): OpenReq | un
 }
 
 /**
- * After the request left `all`: it leaves its id's entry (most ids are open once: no search, no
- * splice), and an `all` small again (it empties first) keeps no index.
+ * After the request left `all`: it leaves its id's entry (most ids are open once; several: IdList,
+ * no search), and an `all` small again (it empties first) keeps no index.
  */
 export function removeWithId(open: OpenSet, req: OpenReq): void {
   const m = open.byId;
@@ -130,10 +181,9 @@ export function removeWithId(open: OpenSet, req: OpenReq): void {
   if (id === null) return;
   const held = m.get(id);
   if (held === req) m.delete(id);
-  else if (held !== undefined && Array.isArray(held)) {
-    const i = held.indexOf(req);
-    if (i >= 0) held.splice(i, 1);
-    if (held.length === 0) m.delete(id);
+  else if (held instanceof IdList) {
+    held.closed();
+    if (held.size === 0) m.delete(id);
   }
 }
 

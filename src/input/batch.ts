@@ -51,6 +51,8 @@ export class BatchEvaluator {
   private items: unknown[] = [];
   /** Where the current batch's buffer starts in its ArrayBuffer: a record's range is relative to the buffer. */
   private base = 0;
+  private ab: ArrayBufferLike | null = null;
+  private len = 0;
   /** In a worker: a record of the current batch nests too deep to be sent. */
   tooDeep = false;
   private readonly sink: LineSink;
@@ -61,8 +63,9 @@ export class BatchEvaluator {
     this.sink = {
       record: (value, line, raw) => {
         if (checkDepth && raw!.length >= 2 * MAX_SEND_DEPTH && deeperThan(value, MAX_SEND_DEPTH)) this.tooDeep = true;
-        const at = raw!.byteOffset - this.base;
-        this.items.push(line, value, at, at + raw!.length);
+        // A line joined from pieces (the last one, without newline) is a copy, not in the batch's buffer: sent as it is.
+        if (raw!.buffer !== this.ab || raw!.byteOffset < this.base || raw!.byteOffset + raw!.length > this.base + this.len) this.items.push(line, value, -1, Uint8Array.from(raw!));
+        else this.items.push(line, value, raw!.byteOffset - this.base, raw!.byteOffset - this.base + raw!.length);
       },
       malformed: (line, reason, bytes) => {
         this.items.push(-line, reason, bytes, 0);
@@ -102,6 +105,8 @@ export class BatchEvaluator {
     });
     const buf = Buffer.from(m.buf.buffer, m.buf.byteOffset, m.buf.byteLength);
     this.base = m.buf.byteOffset;
+    this.ab = m.buf.buffer;
+    this.len = m.buf.byteLength;
     // Every line of the batch ends with a newline (but a final one): nothing is held back.
     reader.push(buf.subarray(m.start, m.end));
     if (final) reader.end();

@@ -318,7 +318,10 @@ export class ParallelLineReader {
         const bytes = Buffer.from(out.buf.buffer, out.buf.byteOffset, out.buf.byteLength);
         for (let i = 0; i < it.length; i += 4) {
           const k = it[i] as number;
-          if (k > 0) this.sink.record(it[i + 1], base + k, bytes.subarray(it[i + 2] as number, it[i + 3] as number));
+          if (k > 0) {
+            const at = it[i + 2] as number;
+            this.sink.record(it[i + 1], base + k, at < 0 ? Buffer.from(it[i + 3] as Uint8Array) : bytes.subarray(at, it[i + 3] as number));
+          }
           else if (k < 0) {
             const r = it[i + 1] as 'invalid-json' | 'truncated' | { profile: string; key: string };
             if (typeof r === 'string') this.sink.malformed(base - k, r, it[i + 2] as number);

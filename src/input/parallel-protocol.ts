@@ -28,7 +28,8 @@ export interface BatchIn {
 
 /**
  * `items` in line order, four entries each, line numbers counted from 1 within the batch:
- * `line, value, start, end` (a record, whose bytes are `buf[start..end)`), `-line, reason, bytes, 0`
+ * `line, value, start, end` (a record, whose bytes are `buf[start..end)`, or `line, value, -1, bytes`
+ * when they are a copy outside `buf`: a last line joined from pieces), `-line, reason, bytes, 0`
  * (a malformed line), `-line, {profile, key}, bytes, 0` (a repeated key, before its record),
  * `0, line, bytes, 0` (an oversized line). `ledger`: the batch's counts.
  */

@@ -56,6 +56,8 @@ const CASES: Array<[string, (r: Json) => void, string]> = [
   ['channel name', (r) => (r.channels[0].channel = 'llm\u202etxt'), 'channels[0].channel: not a valid name'],
   ['finding channel', (r) => (r.findings[0].channel = 'a b'), 'findings[0].channel: not a valid name'],
   ['inputs[].profile', (r) => (r.inputs[0].profile = 'amplifier\u001b[31m'), 'inputs[0].profile: not a valid name'],
+  ['inputs[].profile, an empty part', (r) => (r.inputs[0].profile = 'amplifier++jsonrpc'), 'inputs[0].profile: not a valid name'],
+  ['inputs[].profile, a part off the name rule', (r) => (r.inputs[0].profile = 'amplifier+<b>'), 'inputs[0].profile: not a valid name'],
   ['merge data channel', (r) => (r.mergeData.channels[0].channel = '<b>'), 'mergeData.channels[0].channel: not a valid name'],
   ['a count', (r) => (r.channels[0].requests = '<img src=x>'), 'channels[0].requests: must be a whole number ≥ 0'],
   ['a rate', (r) => (r.channels[0].crossed.fifoRate = 7), 'channels[0].crossed.fifoRate: must be a number from 0 to 1'],
@@ -121,6 +123,26 @@ describe('a saved report is validated before any command uses it', () => {
     const withBase = await saved('with-baseline.json', ['--timeline', '--baseline', plain]);
     for (const f of [plain, tl, withBase]) expect(reportProblem(JSON.parse(readFileSync(f, 'utf8')))).toBeNull();
     for (const f of ['seed-trace.jsonl', 'orphan-crossed.jsonl']) expect(reportProblem(JSON.parse(JSON.stringify(await analyze({ inputs: [fixture(f)], timeline: true }))))).toBeNull();
+  });
+
+  it('an input read by two profiles (inputs[].profile amplifier+jsonrpc): render and merge take the report analyze writes', async () => {
+    const capture = path.join(dir, 'amplifier-jsonrpc.jsonl');
+    const jsonrpc = fixture('real/jsonrpc-spec/examples.jsonl');
+    writeFileSync(capture, Buffer.concat([readFileSync(fixture('seed-trace.jsonl')), readFileSync(jsonrpc)]));
+    const file = path.join(dir, 'two-profiles.json');
+    const a = await runCli(['analyze', capture, jsonrpc, '-f', 'json', '-o', file]);
+    expect(a.code, a.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(file, 'utf8')) as Json;
+    expect(report.inputs.map((i: Json) => i.profile)).toEqual(['amplifier+jsonrpc', 'jsonrpc']);
+    expect(reportProblem(report)).toBeNull();
+    const merged = path.join(dir, 'two-profiles-merged.json');
+    const [render, merge] = await Promise.all([runCli(['render', file, '-f', 'markdown']), runCli(['merge', file, '-o', merged])]);
+    expect(render.code, render.stderr).toBe(0);
+    expect(render.stdout).toContain('| amplifier+jsonrpc |');
+    expect(merge.code, merge.stderr).toBe(0);
+    const again = await runCli(['render', merged, '--wide']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain(' amplifier+jsonrpc ');
   });
 
   it('every case: the first problem, by its path', async () => {

@@ -68,6 +68,13 @@ const epochMs: Check = (v, w) => {
 const name: Check = (v, w) => {
   if (typeof v !== 'string' || !NAME_SHAPE.test(v)) bad(w, 'not a valid name (1–64 letters, digits, _ . or -, starting with a letter or digit)');
 };
+/**
+ * An input's profile (src/pass/reader.ts): `none`, or the names of the profiles that read its
+ * records, sorted and joined by `+` (`amplifier+jsonrpc`): each part by the name rule, which has no `+`.
+ */
+const inputProfile: Check = (v, w) => {
+  if (typeof v !== 'string' || !v.split('+').every((p) => NAME_SHAPE.test(p))) bad(w, 'not a valid name (1–64 letters, digits, _ . or -, starting with a letter or digit; several joined by +)');
+};
 /** A label a profile declares (profiles/lang/spec.ts `label`; built-in labels fit too). */
 const label: Check = (v, w) => {
   if (typeof v !== 'string' || !/^[A-Za-z0-9_ ./-]{1,40}$/.test(v)) bad(w, 'not a valid label (1–40 letters, digits, spaces or _ . / -)');
@@ -289,7 +296,7 @@ const input = obj({
   path: str,
   format: oneOf(['jsonl', 'json']),
   gzip: bool,
-  profile: name,
+  profile: inputProfile,
   lines: uint,
   records: uint,
   blank: uint,

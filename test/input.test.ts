@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -107,6 +108,29 @@ describe('dirty input', () => {
     expect(where('OVERSIZED_LINE')).toEqual([4]);
     expect(r.channels[0]!.pairs.byMethod.id).toBe(1);
   }, 60_000);
+});
+
+describe('a BOM cut across reads of stdin', () => {
+  it('is dropped as a whole one is: JSONL (--jobs 1 and 2) and a JSON document, read a byte at a time', async () => {
+    // Object mode: each Buffer is one read, as a pipe may deliver 0xEF alone.
+    const reads = (buf: Buffer, size: number) => Readable.from(Array.from({ length: Math.ceil(buf.length / size) }, (_, i) => buf.subarray(i * size, (i + 1) * size)), { objectMode: true });
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const seed = readFileSync(fixture('seed-trace.jsonl'));
+    const records = seed.toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as unknown);
+    const inputs: Array<[string, Buffer]> = [
+      ['jsonl', Buffer.concat([bom, seed])],
+      ['json', Buffer.concat([bom, Buffer.from(`${JSON.stringify(records, null, 1)}\n`)])],
+    ];
+    for (const [format, buf] of inputs) {
+      for (const jobs of [1, 2]) {
+        const what = `${format}, --jobs ${jobs}`;
+        const whole = await analyze({ inputs: ['-'], stdin: reads(buf, buf.length), validateAll: true, jobs });
+        expect(whole.inputs[0]!.format, what).toBe(format);
+        expect(whole.totals, what).toMatchObject({ malformed: 0, records: 8 });
+        for (const size of [1, 2]) expect(await analyze({ inputs: ['-'], stdin: reads(buf, size), validateAll: true, jobs }), `${what}, reads of ${size}`).toEqual(whole);
+      }
+    }
+  });
 });
 
 describe('JSON documents', () => {

@@ -31,7 +31,7 @@
  *
  * Ledger for documents: `lines` are physical lines, `parsed` the records.
  */
-import type { LineLedger, LineSink, UnverifiedReason } from './lines.js';
+import { bomMatched, type LineLedger, type LineSink, type UnverifiedReason } from './lines.js';
 
 const NL = 0x0a;
 const CR = 0x0d;
@@ -249,7 +249,8 @@ export class DocumentReader {
   private line = 1;
   /** The current line has a byte that is not its newline (for the count of physical lines). */
   private lineOpen = false;
-  private first = true;
+  /** Bytes of a UTF-8 BOM the input has started with so far, not yet scanned; -1 once it is known whether it starts with one. */
+  private bom = 0;
   /** The first value of the input is an array: its elements are the records. */
   private arrayMode: boolean | null = null;
   /** Inside a top-level array (between or in its elements). */
@@ -289,11 +290,24 @@ export class DocumentReader {
   push(chunk: Buffer): void {
     this.ledger.bytes += chunk.length;
     let i = 0;
-    if (this.first && chunk.length > 0) {
-      this.first = false;
-      if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) i = 3;
+    if (this.bom >= 0) {
+      // A BOM is dropped however the reads cut it (docs/design.md §2); bytes that only began one are the document's.
+      const held = this.bom;
+      const k = bomMatched(chunk, held);
+      if (k >= 0 && k < 3) {
+        this.bom = k;
+        return;
+      }
+      this.bom = -1;
+      if (k === 3) i = 3 - held;
+      else this.scanHeldBom(held);
     }
     this.scan(chunk, i);
+  }
+
+  /** The first `held` bytes of a BOM, read before it turned out not to be one: the input's own. */
+  private scanHeldBom(held: number): void {
+    if (held > 0) this.scan(Buffer.from([0xef, 0xbb, 0xbf].slice(0, held)), 0);
   }
 
   private scan(chunk: Buffer, from: number): void {
@@ -481,6 +495,11 @@ export class DocumentReader {
   }
 
   end(): void {
+    if (this.bom > 0) {
+      const held = this.bom;
+      this.bom = -1;
+      this.scanHeldBom(held);
+    }
     if (this.elem?.skipping && this.sp?.split) {
       // A split document cut short: its elements read so far are kept, and are not JSON.parse's (it rejects the document).
       const e = this.elem;

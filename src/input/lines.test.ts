@@ -47,6 +47,50 @@ describe('LineReader', () => {
     expect(ledger.blank).toBe(1);
   });
 
+  it('strips a BOM cut across chunks (a pipe delivering 0xEF alone) exactly as a whole one', () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const body = Buffer.from('{"event":"llm:request"}\r\n\r\n{"event":"llm:response"}\n');
+    const input = Buffer.concat([bom, body]);
+    const whole = read([input], { all: true });
+    expect(whole.records.map((r) => r[0])).toEqual([1, 3]);
+    expect(whole.malformed).toEqual([]);
+    expect(whole.ledger.bytes).toBe(input.length);
+    const bytes = (b: Buffer, from = 0, to = b.length) => Array.from(b.subarray(from, to), (x) => Buffer.from([x]));
+    const cuts = [
+      bytes(input), // 1-byte chunks
+      [...bytes(input, 0, 3), input.subarray(3)], // 0xEF, 0xBB, 0xBF, the rest
+      [input.subarray(0, 1), input.subarray(1)], // 0xEF, then 0xBB 0xBF and the rest
+      [input.subarray(0, 2), input.subarray(2)], // 0xEF 0xBB, then 0xBF and the rest
+      [Buffer.alloc(0), input.subarray(0, 1), Buffer.alloc(0), input.subarray(1, 2), input.subarray(2)], // empty reads between
+    ];
+    for (const chunks of cuts) expect(read(chunks, { all: true }), `${chunks.length} chunks`).toEqual(whole);
+    // A line 1 as long as the limit: the BOM's bytes held from earlier chunks do not make it
+    // oversized; a limit below 3 bytes, which they pass, neither.
+    const lf = Buffer.concat([bom, Buffer.from('{"event":"llm:request"}\n{}\n')]);
+    for (const max of [lf.indexOf(0x0a) - 3, 2, 1]) expect(read(bytes(lf), { all: true, max }), `limit ${max}`).toEqual(read([lf], { all: true, max }));
+    expect(read(bytes(lf), { all: true, max: lf.indexOf(0x0a) - 3 }).oversized).toEqual([]);
+    expect(read(bytes(lf), { all: true, max: 2 }).oversized).toEqual([1]);
+  });
+
+  it('leaves the bytes alone when the input starts with 0xEF not followed by 0xBB 0xBF, however the reads cut it', () => {
+    const body = '{"event":"llm:request"}\n{"event":"llm:response"}\n';
+    for (const head of [[0xef], [0xef, 0xbb], [0xef, 0x0a], [0xef, 0xbb, 0x0a], [0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf], [0xbb, 0xbf]]) {
+      const input = Buffer.concat([Buffer.from(head), Buffer.from(body)]);
+      const whole = read([input], { all: true });
+      expect(whole.malformed.length, head.join(' ')).toBeGreaterThan(0); // line 1 keeps its stray bytes
+      expect(read(Array.from(input, (x) => Buffer.from([x])), { all: true }), head.join(' ')).toEqual(whole);
+      expect(read([input.subarray(0, 1), input.subarray(1)], { all: true }), head.join(' ')).toEqual(whole);
+    }
+    // An input that is only the start of a BOM: one line holding those bytes, as read whole.
+    for (const only of [[0xef], [0xef, 0xbb]]) {
+      const whole = read([Buffer.from(only)], { all: true });
+      expect(whole.malformed).toEqual([[1, 'truncated']]);
+      expect(read(only.map((x) => Buffer.from([x])), { all: true })).toEqual(whole);
+    }
+    // With the BOM alone the input is empty, however it is cut.
+    expect(read([Buffer.from([0xef]), Buffer.from([0xbb]), Buffer.from([0xbf])]).ledger).toMatchObject({ lines: 0, bytes: 3 });
+  });
+
   it('counts malformed lines mid-file and a truncated last line', () => {
     const { records, malformed } = read(['{"event":"llm:request"}\n{"event":"llm:oops\n{"event":"llm:response"}\n{"event":"llm:resp']);
     expect(records.map((r) => r[0])).toEqual([1, 3]);

@@ -81,7 +81,7 @@ export interface LineReaderOptions {
   /** Parse every line, needle or not. */
   validateAll: boolean;
   sink: LineSink;
-  /** Strip a UTF-8 BOM at the start of the first chunk (default true). */
+  /** Strip a UTF-8 BOM at the start of the input, however the reads cut it (default true). */
   bom?: boolean;
   /**
    * Parallel reading (`--jobs`): a non-blank, not oversized line is handed here instead of being
@@ -98,6 +98,20 @@ export interface LineReaderOptions {
 
 const NL = 0x0a;
 const CR = 0x0d;
+/** The UTF-8 byte order mark. */
+const BOM = [0xef, 0xbb, 0xbf] as const;
+
+/**
+ * How many bytes of a UTF-8 BOM the input starts with after `chunk`, when `matched` of them were
+ * matched by the chunks before it: 3 (the whole BOM), fewer (`chunk` ends before the BOM does,
+ * and matches it so far), or -1 (the input does not start with a BOM). Looks at no more than
+ * 3 − `matched` bytes.
+ */
+export function bomMatched(chunk: Buffer, matched: number): number {
+  let k = matched;
+  for (let i = 0; k < 3 && i < chunk.length; i++, k++) if (chunk[i] !== BOM[k]) return -1;
+  return k;
+}
 
 export class LineReader {
   readonly ledger: LineLedger = { lines: 0, blank: 0, malformed: 0, oversized: 0, parsed: 0, unparsed: 0, bytes: 0 };
@@ -107,7 +121,6 @@ export class LineReader {
   private readonly sink: LineSink;
   /** The unfinished line at the end of the last chunk. */
   private readonly tail: LineCarry;
-  private first = true;
 
   constructor(opts: LineReaderOptions) {
     this.max = opts.maxLineBytes;
@@ -115,19 +128,15 @@ export class LineReader {
     this.sink = opts.sink;
     this.dispatch = opts.dispatch ?? null;
     this.eval = this.dispatch ? null : new LineEvaluator(opts.needles, opts.validateAll, opts.sink, this.ledger, opts.keep ?? null, opts.classify ?? null, opts.keeps ?? null);
-    if (opts.bom === false) this.first = false;
+    if (opts.bom === false) this.tail.bom = -1;
   }
 
   push(chunk: Buffer): void {
     this.ledger.bytes += chunk.length;
-    let pos = 0;
-    if (this.first && chunk.length > 0) {
-      this.first = false;
-      if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) pos = 3;
-    }
+    const tail = this.tail;
+    let pos = tail.bom >= 0 ? tail.skipBom(chunk) : 0;
     this.eval?.newChunk(chunk);
     const len = chunk.length;
-    const tail = this.tail;
     while (pos < len) {
       const nl = chunk.indexOf(NL, pos);
       if (nl === -1) {
@@ -212,8 +221,38 @@ export class LineCarry {
   /** Skipping the rest of an oversized line, `skippedLen` bytes long so far. */
   skipping = false;
   skippedLen = 0;
+  /**
+   * How many bytes of a UTF-8 BOM the input has started with so far (held like any start of line
+   * 1), or -1 once it is known whether it starts with one (or when it is not looked for): the
+   * reader calls `skipBom` only while this is ≥ 0, on at most the first 3 bytes' chunks.
+   */
+  bom = 0;
 
   constructor(private readonly max: number) {}
+
+  /**
+   * Where line 1 goes on in `chunk`, one of the input's first chunks (docs/design.md §2: a BOM on
+   * line 1 is dropped): past the BOM when `chunk` ends one, dropping its first bytes held from
+   * earlier chunks (a pipe may deliver 0xEF alone); else at 0: a chunk that is only the start of
+   * the BOM is held as line 1's start until the next one decides, and an input that does not start
+   * with a BOM keeps every byte (0xEF then not 0xBB 0xBF stays in line 1).
+   */
+  skipBom(chunk: Buffer): number {
+    const held = this.bom;
+    const k = bomMatched(chunk, held);
+    if (k !== 3) {
+      this.bom = k;
+      return 0;
+    }
+    this.bom = -1;
+    if (held > 0) {
+      // Only BOM bytes are held: line 1 starts after them, as if the BOM had come in one chunk.
+      this.clear();
+      this.skipping = false;
+      this.skippedLen = 0;
+    }
+    return 3 - held;
+  }
 
   /** Keeps the unfinished tail of a chunk, or starts skipping it when it is already too long. */
   hold(chunk: Buffer, pos: number, end: number): void {

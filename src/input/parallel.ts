@@ -124,7 +124,6 @@ export class ParallelLineReader {
   readonly ledger: LineLedger = { lines: 0, blank: 0, malformed: 0, oversized: 0, parsed: 0, unparsed: 0, bytes: 0 };
   /** The unfinished line at the end of the last chunk. */
   private readonly tail: LineCarry;
-  private first = true;
   private seq = 0;
   private applied = 0;
   private readonly done = new Map<number, BatchOut>();
@@ -177,11 +176,7 @@ export class ParallelLineReader {
   push(chunk: Buffer): Promise<void> | void {
     if (this.error) return;
     this.ledger.bytes += chunk.length;
-    let pos = 0;
-    if (this.first && chunk.length > 0) {
-      this.first = false;
-      if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) pos = 3;
-    }
+    const pos = this.tail.bom >= 0 ? this.tail.skipBom(chunk) : 0;
     const len = chunk.length;
     const f = chunk.indexOf(NL, pos);
     if (f === -1) {

@@ -15,6 +15,14 @@ function forCaller(caller: string): string {
   return caller === UNSTATED_CALLER ? ' (its record states no caller)' : ` for ${caller}`;
 }
 
+/**
+ * `CALLER request` / `CALLER terminal`; for a caller stated as `""`, `request with an empty
+ * caller`: the side word alone would read as a call with no caller stated, and would leave a double space.
+ */
+function sideOf(caller: string, side: 'request' | 'terminal'): string {
+  return caller === '' ? `${side} with an empty caller` : `${caller} ${side}`;
+}
+
 export function findingMessage(f: Finding): string {
   switch (f.code) {
     case 'ORPHAN_REQUEST':
@@ -37,11 +45,11 @@ export function findingMessage(f: Finding): string {
       return `paired by ${f.data.method} among ${f.data.candidates} candidates (caller ${f.data.caller})`;
     case 'CROSSED_PAIR': {
       const shadow = f.data.shadow === 'fifo' ? 'FIFO' : 'signature-FIFO';
-      if (f.data.shadowCaller === null) return `${shadow} would leave the ${f.data.terminalCaller} terminal unpaired`;
+      if (f.data.shadowCaller === null) return `${shadow} would leave the ${sideOf(f.data.terminalCaller, 'terminal')} unpaired`;
       // One caller on every side (an agent's own parallel tool calls): callers tell nothing, the id does.
       if (f.data.shadowCaller === f.data.terminalCaller && f.data.trueCaller === f.data.terminalCaller)
-        return `${shadow} would give the terminal of ${f.data.id !== null ? `id ${f.data.id}` : 'this call'} to another open request, not to its own (both caller ${f.data.trueCaller})`;
-      return `${shadow} would give the ${f.data.terminalCaller} terminal to the ${f.data.shadowCaller} request (true partner: ${f.data.trueCaller})`;
+        return `${shadow} would give the terminal of ${f.data.id !== null ? `id ${f.data.id}` : 'this call'} to another open request, not to its own (${f.data.trueCaller === '' ? 'both with an empty caller' : `both caller ${f.data.trueCaller}`})`;
+      return `${shadow} would give the ${sideOf(f.data.terminalCaller, 'terminal')} to the ${sideOf(f.data.shadowCaller, 'request')} (true partner: ${f.data.trueCaller === '' ? 'a request with an empty caller' : f.data.trueCaller})`;
     }
     case 'DUPLICATE_ID':
       return `id opened twice in one scope (caller ${f.data.caller}); the oldest is closed first`;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
@@ -119,6 +119,18 @@ export function withoutGateLine(stderr: string): string {
     .split('\n')
     .filter((l) => !/^callpair: gate (passed|failed)\b/.test(l))
     .join('\n');
+}
+
+/**
+ * What `--jobs N` writes on stderr on this machine (docs/inputs.md): a one-line note when N is over
+ * the threads used (the cores, at most 4), else nothing. From os.availableParallelism(): a CI
+ * machine may have another number of cores than the one the tests were written on.
+ */
+export function jobsNote(n: number): string {
+  const cores = availableParallelism();
+  const cap = Math.max(1, Math.min(cores, 4));
+  if (n <= cap) return '';
+  return `callpair: --jobs ${n} capped at ${cap} (${cores <= 4 ? `${cores} core${cores === 1 ? '' : 's'} available` : 'at most 4 are used'})\n`;
 }
 
 /** A child's stdout is read, its stderr (the gate's verdict line) kept out of the test output. */

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli, tmpDir, withoutGateLine } from './helpers.js';
+import { fixture, jobsNote, ROOT, runCli, tmpDir, withoutGateLine } from './helpers.js';
 
 // A generated capture large enough (> 4 MiB) for --jobs to use workers, with hostile lines mixed in.
 let file = '';
@@ -40,7 +41,7 @@ describe('--jobs', () => {
     const two = await runCli([...args, '--jobs', '2']);
     const three = await runCli([...args, '--jobs', '3']);
     expect(withoutGateLine(one.stderr)).toBe('');
-    expect(withoutGateLine(two.stderr)).toBe('');
+    expect(withoutGateLine(two.stderr)).toBe(jobsNote(2)); // a machine with 1 core uses 1 thread, and says so
     expect(one.stdout.length).toBeGreaterThan(1000);
     expect(two.stdout).toBe(one.stdout);
     expect(three.stdout).toBe(one.stdout);
@@ -63,6 +64,37 @@ describe('--jobs', () => {
     expect(two.inputs[0].lines).toBe(injected.truncated);
     const i = two.inputs[0];
     expect(i.lines).toBe(i.records + i.blank + i.malformed + i.oversized);
+  });
+
+  it('over the threads used (the cores, at most 4): capped with a one-line note on stderr, the report byte-identical', async () => {
+    const cores = availableParallelism();
+    const cap = Math.max(1, Math.min(cores, 4));
+    const over = cap + 1;
+    const why = cores <= 4 ? `${cores} core${cores === 1 ? '' : 's'} available` : 'at most 4 are used';
+    const seed = fixture('seed-trace.jsonl');
+    // analyze takes the fast path (fast-path.ts), `-o -` and the other commands yargs.
+    const runs = await Promise.all(
+      [
+        ['analyze', seed, '-f', 'json'],
+        ['analyze', seed, '-f', 'json', '-o', '-'],
+        ['pairs', seed],
+        ['compare', seed, '-f', 'json'],
+        ['trace', `${seed}:5`, '-f', 'json'],
+      ].map(async (args) => ({ args, one: await runCli([...args, '--jobs', '1']), atCap: await runCli([...args, '--jobs', String(cap)]), over: await runCli([...args, '--jobs', String(over)]) })),
+    );
+    for (const { args, one, atCap, over: o } of runs) {
+      const what = args[0]!;
+      expect(o.code, what).toBe(one.code);
+      expect(o.stdout, what).toBe(one.stdout);
+      expect(atCap.stdout, what).toBe(one.stdout);
+      expect(withoutGateLine(one.stderr), what).toBe('');
+      expect(withoutGateLine(atCap.stderr), what).toBe('');
+      expect(withoutGateLine(o.stderr), what).toBe(`callpair: --jobs ${over} capped at ${cap} (${why})\n`);
+    }
+    // Where no workers could help, the most asked for is still only noted.
+    const most = await runCli(['analyze', seed, '--jobs', '64', '-f', 'json']);
+    expect(most.stdout).toBe(runs[0]!.one.stdout);
+    expect(withoutGateLine(most.stderr)).toBe(`callpair: --jobs 64 capped at ${cap} (${why})\n`);
   });
 
   it('rejects a bad --jobs', async () => {

@@ -8,7 +8,7 @@ import { analyze } from '../analyze.js';
 import { FORMAT_NAMES, needsTimeline, type FormatName } from '../formatters/index.js';
 import { InputUsageError } from '../input/sources.js';
 import { makeProgress } from './progress.js';
-import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
+import { analyzeOptionsFrom, guarded, inputOptions, noteJobsCap, type InputArgs } from './options.js';
 import { gateOptions, gateOptionsFrom, type GateArgs } from './gate-options.js';
 import { reportOutputOptions, type ReportOutputArgs } from './report-outputs.js';
 import { DEFAULT_GATE, EXIT_CODES } from './help.js';
@@ -48,6 +48,7 @@ async function runAnalyze(a: AnalyzeArgs): Promise<void> {
   await withReportOutputs(a, { ...opts, others: a.baseline ? [String(a.baseline)] : [] }, async (targets) => {
     if (a.timeline || needsTimeline([a.format as FormatName, ...targets.map((t) => t.format)])) opts.timeline = true;
     const base = await loadBaseline(a);
+    noteJobsCap(a);
     const progress = makeProgress(process.stderr, process.env);
     const analyzed = await analyze({
       ...opts,

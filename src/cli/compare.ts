@@ -8,7 +8,7 @@ import { settleEmpty } from './gate-exit.js';
 import { COMPARE_FORMAT_NAMES, renderCompare, type CompareFormatName } from '../formatters/index.js';
 import { InputUsageError } from '../input/sources.js';
 import { makeChalk } from './color.js';
-import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
+import { analyzeOptionsFrom, guarded, inputOptions, noteJobsCap, type InputArgs } from './options.js';
 import { writeStdout } from './io.js';
 import { checkOutputs, openOutput, writeOutput } from './outputs.js';
 import { tableWidth } from './width.js';
@@ -45,6 +45,7 @@ async function runCompare(a: CompareArgs): Promise<void> {
   // The output is checked (not an input, not a directory) and opened before the capture is read.
   await checkOutputs(a.output ? [{ file: a.output, flag: '--output ' }] : [], opts, !a.output);
   const out = a.output ? await openOutput(a.output) : null;
+  noteJobsCap(a);
   try {
     const { compare: result, report } = await compareWithReport({ ...opts, maxCallers: a.maxCallers });
     const toTTY = !a.output && process.stdout.isTTY === true;

@@ -21,8 +21,31 @@ import { ReaderWorkerError } from '../input/parallel.js';
  * cores) until a machine shows a gain.
  */
 export const DEFAULT_JOBS = 1;
+/** The most threads `--jobs` uses on any machine. */
+const JOBS_LIMIT = 4;
 /** The most threads `--jobs` uses: the cores, at most 4. */
-export const MAX_USEFUL_JOBS = Math.max(1, Math.min(availableParallelism(), 4));
+export const MAX_USEFUL_JOBS = jobsCap(availableParallelism());
+
+function jobsCap(cores: number): number {
+  return Math.max(1, Math.min(cores, JOBS_LIMIT));
+}
+
+/**
+ * What a user asking for more threads than are used is told (docs/inputs.md, `--jobs`): null when
+ * `requested` is used as it is. The report does not change with the threads, so this is a note,
+ * not an error.
+ */
+export function jobsCapNote(requested: number, cores = availableParallelism()): string | null {
+  const cap = jobsCap(cores);
+  if (requested <= cap) return null;
+  return `--jobs ${requested} capped at ${cap} (${cores <= JOBS_LIMIT ? `${cores} core${cores === 1 ? '' : 's'} available` : `at most ${JOBS_LIMIT} are used`})`;
+}
+
+/** The `--jobs` cap note on stderr, when there is one: called once the options are valid, before the capture is read. */
+export function noteJobsCap(a: Pick<InputArgs, 'jobs'>): void {
+  const note = jobsCapNote(a.jobs);
+  if (note !== null) diag(note);
+}
 
 /** Options every capture-reading command takes. */
 export function inputOptions<T>(y: Argv<T>) {
@@ -34,7 +57,7 @@ export function inputOptions<T>(y: Argv<T>) {
     .option('max-findings', { type: 'number', default: DEFAULT_MAX_FINDINGS, describe: 'findings listed per code (all are counted)' })
     .option('max-open-calls', { type: 'number', default: DEFAULT_MAX_OPEN_CALLS, describe: 'open calls per channel before the oldest is evicted as an orphan' })
     .option('max-scopes', { type: 'number', describe: 'list at most N scopes per channel in the report, the most troubled first chosen (default: all)' })
-    .option('jobs', { type: 'number', default: DEFAULT_JOBS, describe: 'threads that decode and parse JSONL (same report for any N; at most 4, and at most the cores, are used)' })
+    .option('jobs', { type: 'number', default: DEFAULT_JOBS, describe: 'threads that decode and parse JSONL (same report for any N; at most 4, and at most the cores, are used: a larger N is capped, with a note on stderr)' })
     // Shown as the form people type; `--color` still parses (hidden).
     .option('color', { type: 'boolean', default: true, hidden: true })
     .option('no-color', { type: 'boolean', describe: 'no colour (also NO_COLOR=1; FORCE_COLOR=1 forces it)' })

@@ -9,7 +9,7 @@ import { settleEmpty } from './gate-exit.js';
 import { PAIRS_FORMATTERS } from '../formatters/index.js';
 import { InputUsageError } from '../input/sources.js';
 import type { AnalyzeOptions } from '../analyze.js';
-import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
+import { analyzeOptionsFrom, guarded, inputOptions, noteJobsCap, type InputArgs } from './options.js';
 import { checkOutputs, openOutput, outputError, type OutputFile } from './outputs.js';
 import { diag, drained, EXIT_USAGE, oneLine } from './io.js';
 import { EXIT_CODES_NO_GATE } from './help.js';
@@ -40,6 +40,7 @@ async function runPairs(a: PairsArgs): Promise<void> {
   // lines go to a temporary file renamed into place at the end (docs/guarantees.md).
   await checkOutputs(a.output ? [{ file: a.output, flag: '--output ' }] : [], opts, !a.output);
   const file = a.output ? await openOutput(a.output) : null;
+  noteJobsCap(a);
   // A write that fails mid-run (no space left) ends it at once, as a failing stdout does (io.ts):
   // one line, exit 2, the temporary file removed; reading on would only waste the time.
   file?.stream.once('error', (e) => {

@@ -9,7 +9,7 @@ import { trace, parseTarget } from '../trace/trace.js';
 import { TRACE_FORMAT_NAMES, TRACE_FORMATTERS, type TraceFormatName } from '../formatters/index.js';
 import { InputUsageError } from '../input/sources.js';
 import { makeChalk } from './color.js';
-import { analyzeOptionsFrom, guarded, inputOptions, type InputArgs } from './options.js';
+import { analyzeOptionsFrom, guarded, inputOptions, noteJobsCap, type InputArgs } from './options.js';
 import { writeStdout } from './io.js';
 import { checkOutputs, openOutput, writeOutput } from './outputs.js';
 import { tableWidth, wideOption } from './width.js';
@@ -58,6 +58,7 @@ async function runTrace(a: TraceArgs): Promise<void> {
   // The output is checked (not an input, not a directory) and opened before the capture is read.
   await checkOutputs(a.output ? [{ file: a.output, flag: '--output ' }] : [], opts, !a.output);
   const out = a.output ? await openOutput(a.output) : null;
+  noteJobsCap(a);
   try {
     const result = await trace({ ...opts, target });
     const toTTY = !a.output && process.stdout.isTTY === true;

@@ -27,3 +27,27 @@ describe('CROSSED_PAIR message', () => {
     }
   });
 });
+
+describe('the other messages naming a caller', () => {
+  const msg = (code: string, data: Record<string, unknown>) =>
+    findingMessage(finding(code as 'DUPLICATE_ID', { channel: 'llm', scope: 's', locations: [{ path: 'c.jsonl', line: 4 }] }, data as FindingDataMap['DUPLICATE_ID']));
+  const cases: Array<[string, Record<string, unknown>]> = [
+    ['ORPHAN_REQUEST', { reason: 'never-closed', ageMs: 5 }],
+    ['ORPHAN_REQUEST', { reason: 'evicted' }],
+    ['ORPHAN_REQUEST', { note: 'no decision record', tool: 't' }],
+    ['AMBIGUOUS_PAIR', { method: 'fifo', candidates: 2 }],
+    ['DUPLICATE_ID', {}],
+    ['DUPLICATE_TERMINAL', {}],
+  ];
+
+  it('a caller stated as "" is said in words; a named caller is shown as before', () => {
+    for (const [code, data] of cases) {
+      const empty = msg(code, { ...data, caller: '' });
+      expect(empty, code).toContain('empty caller');
+      expect(empty, code).not.toMatch(/ {2}|\( | \)|caller \)|from {2}/);
+      expect(msg(code, { ...data, caller: 'agent' }), code).toMatch(/caller agent|from agent/);
+    }
+    // A terminal's caller: named when stated, left out when "" (as before).
+    expect(msg('ORPHAN_RESPONSE', { reason: 'id-not-open', caller: '' })).toBe('terminal carries an id no open request has');
+  });
+});

@@ -15,6 +15,16 @@ function forCaller(caller: string): string {
   return caller === UNSTATED_CALLER ? ' (its record states no caller)' : ` for ${caller}`;
 }
 
+/** `caller X`, or `an empty caller` for a caller stated as `""` (no double space, no empty name). */
+function callerNamed(caller: string): string {
+  return caller === '' ? 'an empty caller' : `caller ${caller}`;
+}
+
+/** `from X`, or `with an empty caller`. */
+function fromCaller(caller: string): string {
+  return caller === '' ? 'with an empty caller' : `from ${caller}`;
+}
+
 /**
  * `CALLER request` / `CALLER terminal`; for a caller stated as `""`, `request with an empty
  * caller`: the side word alone would read as a call with no caller stated, and would leave a double space.
@@ -26,10 +36,10 @@ function sideOf(caller: string, side: 'request' | 'terminal'): string {
 export function findingMessage(f: Finding): string {
   switch (f.code) {
     case 'ORPHAN_REQUEST':
-      if (f.data.note) return `${f.data.note} (${f.data.tool ? `tool ${f.data.tool}, ` : ''}caller ${f.data.caller})`;
+      if (f.data.note) return `${f.data.note} (${f.data.tool ? `tool ${f.data.tool}, ` : ''}${callerNamed(f.data.caller)})`;
       return f.data.reason === 'evicted'
-        ? `request from ${f.data.caller} evicted while open (--max-open-calls reached)`
-        : `request from ${f.data.caller} never closed (${beforeEndText(f.data.ageMs)})`;
+        ? `request ${fromCaller(f.data.caller)} evicted while open (--max-open-calls reached)`
+        : `request ${fromCaller(f.data.caller)} never closed (${beforeEndText(f.data.ageMs)})`;
     case 'ORPHAN_RESPONSE':
       switch (f.data.reason) {
         case 'id-not-open':
@@ -42,7 +52,7 @@ export function findingMessage(f: Finding): string {
           return `${f.data.kind ?? 'terminal'}${forCaller(f.data.caller)} arrived with no open request to take it`;
       }
     case 'AMBIGUOUS_PAIR':
-      return `paired by ${f.data.method} among ${f.data.candidates} candidates (caller ${f.data.caller})`;
+      return `paired by ${f.data.method} among ${f.data.candidates} candidates (${callerNamed(f.data.caller)})`;
     case 'CROSSED_PAIR': {
       const shadow = f.data.shadow === 'fifo' ? 'FIFO' : 'signature-FIFO';
       if (f.data.shadowCaller === null) return `${shadow} would leave the ${sideOf(f.data.terminalCaller, 'terminal')} unpaired`;
@@ -52,9 +62,9 @@ export function findingMessage(f: Finding): string {
       return `${shadow} would give the ${sideOf(f.data.terminalCaller, 'terminal')} to the ${sideOf(f.data.shadowCaller, 'request')} (true partner: ${f.data.trueCaller === '' ? 'a request with an empty caller' : f.data.trueCaller})`;
     }
     case 'DUPLICATE_ID':
-      return `id opened twice in one scope (caller ${f.data.caller}); the oldest is closed first`;
+      return `id opened twice in one scope (${callerNamed(f.data.caller)}); the oldest is closed first`;
     case 'DUPLICATE_TERMINAL':
-      return `second terminal for an already closed call (caller ${f.data.caller})`;
+      return `second terminal for an already closed call (${callerNamed(f.data.caller)})`;
     case 'INVALID_ID':
       if (f.data.reason === 'not-a-string-or-number')
         return `${f.data.field} is neither a string nor a number (length ${f.data.length}, sha256 ${f.data.sha256}); treated as no id`;
@@ -106,7 +116,7 @@ export function findingMessage(f: Finding): string {
         return `an arrival${f.data.tool ? ` of ${f.data.tool}` : ''} may be a denied call${f.data.reason ? ` (denied: ${f.data.reason})` : ''}: no id tells it from the allowed call it was paired with${runsText(f.data)}`;
       return `denied call${f.data.tool ? ` to ${f.data.tool}` : ''} reached the upstream${f.data.reason ? ` (denied: ${f.data.reason})` : ''}${runsText(f.data)}`;
     case 'SIGNATURE_CONFLICT':
-      return `id joins different content (${f.data.field ?? 'signature'}: request ${f.data.request ?? '?'}, terminal ${f.data.terminal ?? '?'}; caller ${f.data.caller}), not paired`;
+      return `id joins different content (${f.data.field ?? 'signature'}: request ${f.data.request ?? '?'}, terminal ${f.data.terminal ?? '?'}; ${callerNamed(f.data.caller)}), not paired`;
     case 'SPLIT_SCOPE':
       return `scope ${JSON.stringify(safeText(f.scope ?? '', 120))} is in ${f.data.reports} shard reports: calls that cross a shard boundary could not be paired (shard by scope)`;
     case 'NO_CALL_EVENTS':

@@ -56,6 +56,9 @@ export function readCall(run: AssayRun, obj: Record<string, unknown>, loc: Loc, 
   return { rpcKey: rpcKeyOf(r), corrId, tool: producerToolName(params?.name) };
 }
 
+/** Is `s` the method `tools/call`, in its own spelling or another one a careless decoder could read as it. */
+const toolsCallString = (s: unknown): boolean => s === 'tools/call' || isOtherToolsCallSpelling(s);
+
 /**
  * Could a batch element be a tools/call to some server: a nested batch, or an object whose method,
  * under any key a case-insensitive decoder reads as `method` (`foldKey`), is tools/call in any spelling.
@@ -64,8 +67,53 @@ function mayBeToolsCall(m: unknown): boolean {
   if (Array.isArray(m)) return true;
   const o = asObject(m);
   if (!o) return false;
-  for (const k of Object.keys(o)) if (foldKey(k) === 'method' && (o[k] === 'tools/call' || isOtherToolsCallSpelling(o[k]) || k !== 'method')) return true;
+  for (const k of Object.keys(o)) if (foldKey(k) === 'method' && (toolsCallString(o[k]) || k !== 'method')) return true;
   return false;
+}
+
+/** Does a string mention `tools/call` anywhere, in any case, once blanks and control characters are dropped. */
+const mentionsToolsCall = (s: string): boolean => s.length >= 10 && s.replace(/[\s\p{Cc}\p{Cf}]/gu, '').toLowerCase().includes('tools/call');
+
+/**
+ * Does a JSON value mention `tools/call` in any key or string inside it (iteratively, so a deep
+ * value cannot overflow the stack). Used on an upstream line with no `method` of its own: a wrapper
+ * such as `{"direction":"received","message":{…}}`, or a message kept as a JSON string, around a
+ * call this profile does not read.
+ */
+function holdsToolsCall(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (mentionsToolsCall(v)) return true;
+    } else if (Array.isArray(v)) for (const x of v) stack.push(x);
+    else if (v !== null && typeof v === 'object')
+      for (const k of Object.keys(v)) {
+        if (mentionsToolsCall(k)) return true;
+        stack.push((v as Record<string, unknown>)[k]);
+      }
+  }
+  return false;
+}
+
+/**
+ * An upstream line that is no JSON-RPC message of its own (no `method`) yet holds a `tools/call`
+ * somewhere inside: a logger's envelope around an arrival. The line was read through the profile's
+ * `keep` (which drops the envelope), so it is read again whole, from its bytes when the reader has
+ * them (a JSON document's element is already whole).
+ */
+function wrapsToolsCall(obj: Record<string, unknown>, raw: Buffer | null): boolean {
+  return !Object.prototype.hasOwnProperty.call(obj, 'method') && holdsToolsCall(whole(obj, raw));
+}
+
+/** A record read whole: from its bytes when the reader has them (it was read through `keep`), else as given (a JSON document's element is whole). */
+function whole(value: unknown, raw: Buffer | null): unknown {
+  if (raw === null) return value;
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    return '"tools/call"'; // it was read once already, so not expected: if it happens, the line is not verified
+  }
 }
 
 /** A line of an assay input that no handler read: the delivery audit cannot be exact. */
@@ -78,9 +126,10 @@ export function unreadLine(run: AssayRun): (loc: Loc, reason: string) => void {
  * `tools/call` is not read, so the audit is unverified; an `initialize` request is counted (more
  * than one is several runs in one file set). Null: read it as a call.
  */
-function preRead(run: AssayRun, value: unknown, loc: Loc, role: 'caller' | 'upstream'): RecordOutcome | null {
+function preRead(run: AssayRun, value: unknown, loc: Loc, role: 'caller' | 'upstream', raw: Buffer | null): RecordOutcome | null {
   if (Array.isArray(value)) {
-    if (value.some(mayBeToolsCall)) run.unverify('unread-line', loc, { path: loc.path, reason: 'batch' });
+    // On the upstream also a batch of envelopes (`[{"received":{…tools/call…}}]`): any mention of tools/call.
+    if (value.some(mayBeToolsCall) || (role === 'upstream' && holdsToolsCall(whole(value, raw)))) run.unverify('unread-line', loc, { path: loc.path, reason: 'batch' });
     if (value.some((m) => isOtherToolsCallSpelling(asObject(m)?.method))) otherSpelling(run, loc, role === 'upstream' ? DELIVERY_CHANNEL.name : DECISION_CHANNEL.name);
     return 'ignored';
   }
@@ -101,7 +150,7 @@ export function callerHandler(run: AssayRun, ctx: ProfileContext): RecordHandler
     repeatedKey: repeated,
     record(value: unknown, loc: Loc, _raw: Buffer | null, doc?: Buffer): RecordOutcome {
       checkDocumentRecord(doc, keys, loc, repeated, true);
-      const pre = preRead(run, value, loc, 'caller');
+      const pre = preRead(run, value, loc, 'caller', null);
       if (pre !== null) return pre;
       const obj = value as Record<string, unknown>;
       const call = readCall(run, obj, loc, 'decision', ctx);
@@ -149,11 +198,17 @@ export function upstreamHandler(run: AssayRun, ctx: ProfileContext): RecordHandl
   return {
     unread: unreadLine(run),
     repeatedKey: repeated,
-    record(value: unknown, loc: Loc, _raw: Buffer | null, doc?: Buffer): RecordOutcome {
+    record(value: unknown, loc: Loc, raw: Buffer | null, doc?: Buffer): RecordOutcome {
       checkDocumentRecord(doc, keys, loc, repeated, true);
-      const pre = preRead(run, value, loc, 'upstream');
+      const pre = preRead(run, value, loc, 'upstream', raw);
       if (pre !== null) return pre;
       const obj = value as Record<string, unknown>;
+      if (wrapsToolsCall(obj, raw)) {
+        // An arrival inside an envelope this profile does not read: it may be a denied call that
+        // reached the upstream, so the audit cannot say "verified" (docs/assay.md, unread-line).
+        run.unverify('unread-line', loc, { path: loc.path, reason: 'wrapped' });
+        return 'ignored';
+      }
       const call = readCall(run, obj, loc, 'delivery', ctx);
       if (!call || call === 'establish') return 'ignored';
       run.upstreamCalls++;

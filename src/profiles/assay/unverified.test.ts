@@ -127,6 +127,32 @@ describe('an arrival line not read makes the audit unverified', () => {
     expect(unverified(r)[0]!.locations.map(base)).toEqual(['u.jsonl:2']);
   });
 
+  it.each([
+    ['an envelope', (c: string) => `{"direction":"received","message":${c}}`],
+    ['a bare wrapper key', (c: string) => `{"received":${c}}`],
+    ['the message kept as a JSON string', (c: string) => JSON.stringify({ line: c })],
+    ['escaped, in another case', (c: string) => c.replace('{"jsonrpc"', '{"msg":{"jsonrpc"').replace('"method":"tools/call"', '"METHOD":"Tools\\u002fCall"') + '}'],
+  ])('a denied call inside %s on the upstream (no method of its own): DELIVERY_UNVERIFIED unread-line (wrapped), never verified', async (_name, wrap) => {
+    const line = wrap(call(1, 't', 'c1'));
+    for (const jobs of [1, 2]) {
+      const { r } = await audit([deny('t', 'c1')], null, [INIT, line], { jobs });
+      failsClosed(r, 'unread-line');
+      expect(unverified(r)[0]!).toMatchObject({ data: { reason: 'wrapped' } });
+      expect(unverified(r)[0]!.locations.map(base)).toEqual(['u.jsonl:2']);
+    }
+  });
+
+  it('a batch of envelopes around a tools/call on the upstream: DELIVERY_UNVERIFIED unread-line (batch)', async () => {
+    const { r } = await audit([deny('t', 'c1')], null, [INIT, `[{"received":${call(1, 't', 'c1')}}]`]);
+    failsClosed(r, 'unread-line');
+    expect(unverified(r)[0]!).toMatchObject({ data: { reason: 'batch' } });
+  });
+
+  it('an upstream reply whose text has escapes and no tools/call is no arrival: nothing unverified', async () => {
+    const { r } = await audit([deny('t', 'c1')], null, [INIT, '{"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"text","text":"a\\nb \\"method\\": x"}]}}']);
+    expect(causes(r)).toEqual([]);
+  });
+
   it('a malformed upstream line: DELIVERY_UNVERIFIED unread-line (invalid-json)', async () => {
     const { r } = await audit([deny('t', 'c1')], null, [INIT, '{"jsonrpc":"2.0","id":1,"method":"tools/call",']);
     failsClosed(r, 'unread-line');

@@ -255,6 +255,16 @@ export class DocumentReader {
   private arrayMode: boolean | null = null;
   /** Inside a top-level array (between or in its elements). */
   private outer = false;
+  /** In the top-level array, the last thing met: 0 its `[` (or a broken element), 1 an element, 2 a comma. */
+  private outerSep: 0 | 1 | 2 = 0;
+  /** Records parsed before the top-level array opened. */
+  private outerParsed = 0;
+  /**
+   * The first place the top-level array is no JSON between its elements (two elements with no comma
+   * between them, a comma after `[` or after a comma, `]` after a comma): `JSON.parse` rejects the
+   * document, so the records read from the array are kept but unverified (docs/inputs.md).
+   */
+  private outerBad = 0;
   /** Brackets open inside the current record (their bytes). */
   private stack: number[] = [];
   private inString = false;
@@ -455,19 +465,29 @@ export class DocumentReader {
       if (this.arrayMode === null) this.arrayMode = c === LBRACK;
       if (this.arrayMode && !this.outer && c === LBRACK) {
         this.outer = true;
+        this.outerSep = 0;
+        this.outerParsed = this.ledger.parsed;
+        this.outerBad = 0;
         i++;
         continue;
       }
       if (this.outer && c === COMMA) {
+        if (this.outerSep !== 1) this.badSeparator();
+        this.outerSep = 2;
         i++;
         continue;
       }
       if (this.outer && c === RBRACK) {
-        this.outer = false;
+        if (this.outerSep === 2) this.badSeparator();
+        this.closeOuter();
         i++;
         continue;
       }
       // A record starts here.
+      if (this.outer) {
+        if (this.outerSep === 1) this.badSeparator();
+        this.outerSep = 1;
+      }
       start = i;
       this.elem = { line: this.line, pieces: [], size: 0, skipping: false, token: false, col0: i === 0 ? this.prevEndedLine : chunk[i - 1] === NL, restart: null };
       this.sp = c === LBRACE && this.splits.length > 0 ? newTrack((1 << this.splits.length) - 1) : null;
@@ -532,8 +552,9 @@ export class DocumentReader {
     } else if (this.outer) {
       // The top-level array is never closed: the document was cut (what was read is kept).
       this.malformed(this.line - (this.lineOpen ? 0 : 1), 'truncated', 0);
-      this.outer = false;
+      this.closeOuter();
     }
+    if (this.outer) this.closeOuter(); // the input ended inside a record of the array (reported as that record)
     if (this.lineOpen) {
       this.ledger.lines++;
       this.lineOpen = false;
@@ -543,6 +564,18 @@ export class DocumentReader {
       this.broken = null;
       this.unverified(b.line, b.reason, this.ledger.parsed - b.parsed);
     }
+  }
+
+  /** The top-level array is no JSON between its elements here (the first place is reported). */
+  private badSeparator(): void {
+    if (this.outerBad === 0) this.outerBad = this.line;
+  }
+
+  /** The top-level array ends (its `]`, or the input ends inside it): unverified if its separators were no JSON. */
+  private closeOuter(): void {
+    this.outer = false;
+    if (this.outerBad > 0) this.unverified(this.outerBad, 'separator', this.ledger.parsed - this.outerParsed);
+    this.outerBad = 0;
   }
 
   private markBroken(line: number, reason: 'invalid-json' | 'truncated'): void {
@@ -618,6 +651,8 @@ export class DocumentReader {
     this.hold(chunk, start, end);
     const e = this.elem!;
     const sp = this.sp?.split === true ? this.sp : null;
+    // A broken element is its own malformed record: what follows it is not judged against it.
+    this.outerSep = 0;
     if (!sp && !e.skipping && reached(this.sp)) this.markBroken(e.line, why);
     this.sp = null;
     this.elem = null;

@@ -67,13 +67,14 @@ export interface LineSink {
    * A JSON document read element by element (documents.ts) turned out not to be JSON as a whole
    * (`invalid-json`, `truncated`: JSON.parse rejects it), or its skeleton passed its bound
    * (`skeleton-over-limit`: not known), or an element of it passed the bound and was skipped unread
-   * (`element-over-limit`: not known), at its first line: the `records` read from it are not JSON.parse's.
+   * (`element-over-limit`: not known), at its first line, or a document's top-level array is no JSON
+   * between its elements (`separator`, at the first such place): the `records` read from it are not JSON.parse's.
    */
   unverifiedDocument?(line: number, reason: UnverifiedReason, records: number): void;
 }
 
 /** Why a JSON document's records are not JSON.parse's (DOCUMENT_UNVERIFIED, docs/report.md). */
-export type UnverifiedReason = 'invalid-json' | 'truncated' | 'skeleton-over-limit' | 'element-over-limit';
+export type UnverifiedReason = 'invalid-json' | 'truncated' | 'skeleton-over-limit' | 'element-over-limit' | 'separator';
 
 export interface LineReaderOptions {
   needles: readonly Buffer[];

@@ -122,9 +122,10 @@ export interface FindingDataMap {
    * (its bytes outside the elements) passed `limit` bytes (`skeleton-over-limit`: not known), or an
    * element passed `limit` bytes and was skipped unread (`element-over-limit`: its syntax and the
    * separators around it are not known): JSON.parse of the document may give no records, yet
-   * `records` were read from it.
+   * `records` were read from it. Also any document whose top-level array is no JSON between its
+   * elements (`separator`: a missing comma, a comma after `[`, after a comma or before `]`).
    */
-  DOCUMENT_UNVERIFIED: { reason: 'invalid-json' | 'truncated' | 'skeleton-over-limit' | 'element-over-limit'; records: number; limit: number };
+  DOCUMENT_UNVERIFIED: { reason: 'invalid-json' | 'truncated' | 'skeleton-over-limit' | 'element-over-limit' | 'separator'; records: number; limit: number };
   /** `kind: 'malformed'`: a field has the wrong JSON type; otherwise the record contradicts itself or its vocabulary. */
   INCONSISTENT_RECORD: { problems: string[]; kind?: 'inconsistent' | 'malformed' };
   /** `id`: the engine key the arrival and the deny record share (a correlation id, or `jsonrpc:…`); `deny`: where the deny record is. */

@@ -100,6 +100,8 @@ export function findingMessage(f: Finding): string {
         return `key ${f.data.key} appears twice in one object of a document read element by element: JSON.parse reads the last one, so the records of this document could not be read exactly`;
       return `key ${f.data.key} appears twice in one object: read as the last one, as JSON.parse reads it; a parser keeping the first reads another message`;
     case 'DOCUMENT_UNVERIFIED':
+      if (f.data.reason === 'separator')
+        return `document's top-level array is not valid JSON between its elements (a missing comma, or a comma after \`[\`, after a comma or before \`]\`): JSON.parse would read no record from it; the ${f.data.records} record(s) read from the array are not verified`;
       if (f.data.reason === 'element-over-limit')
         return `document read element by element holds an element over ${f.data.limit} bytes, skipped unread, so whether the document is valid JSON is not known; the ${f.data.records} record(s) read from it are not verified`;
       return f.data.reason === 'skeleton-over-limit'

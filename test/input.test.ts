@@ -133,6 +133,28 @@ describe('a BOM cut across reads of stdin', () => {
   });
 });
 
+describe('CRLF lines at --max-line-bytes, cut anywhere by the reads', () => {
+  it('a line of exactly the bound plus its CR is read, one byte longer is oversized (with the same byte count), whatever the reads and --jobs', async () => {
+    const reads = (buf: Buffer, size: number) => Readable.from(Array.from({ length: Math.ceil(buf.length / size) }, (_, i) => buf.subarray(i * size, (i + 1) * size)), { objectMode: true });
+    const max = 120;
+    const line = (id: string, event: string, len: number) => {
+      const base = JSON.stringify({ event, session_id: 'S', request_id: id, pad: '' });
+      return base.replace('"pad":""', `"pad":"${'x'.repeat(len - base.length)}"`);
+    };
+    const text = [line('a', 'llm:request', max), line('a', 'llm:response', max), line('b', 'llm:request', max + 1), line('b', 'llm:response', max - 1)].join('\r\n');
+    for (const last of ['\r\n', '\r', '']) {
+      const buf = Buffer.from(text + last);
+      for (const jobs of [1, 2]) {
+        const whole = await analyze({ inputs: ['-'], stdin: reads(buf, buf.length), maxLineBytes: max, jobs });
+        const what = `ending ${JSON.stringify(last)}, --jobs ${jobs}`;
+        expect(whole.totals, what).toMatchObject({ oversized: 1 });
+        expect(whole.findings.filter((f) => f.code === 'OVERSIZED_LINE').map((f) => [f.locations[0]!.line, f.data]), what).toEqual([[3, { bytes: max + 1, limit: max }]]);
+        for (const size of [1, 7, max - 1, max, max + 1, max + 2]) expect(await analyze({ inputs: ['-'], stdin: reads(buf, size), maxLineBytes: max, jobs }), `${what}, reads of ${size}`).toEqual(whole);
+      }
+    }
+  });
+});
+
 describe('JSON documents', () => {
   it('a top-level array and concatenated pretty-printed values, with the line each record starts on', async () => {
     const dir = tmpDir();

@@ -147,15 +147,16 @@ export class LineReader {
       if (tail.skipping) {
         this.ledger.lines++;
         this.ledger.oversized++;
-        this.sink.oversized(this.ledger.lines, tail.skippedLen + (nl - pos));
+        this.sink.oversized(this.ledger.lines, tail.lineLen(chunk, pos, nl));
         tail.skipping = false;
         tail.skippedLen = 0;
       } else if (tail.carryLen > 0) {
         const piece = chunk.subarray(pos, nl);
-        if (tail.carryLen + piece.length > this.max) {
+        const n = tail.lineLen(chunk, pos, nl);
+        if (n > this.max) {
           this.ledger.lines++;
           this.ledger.oversized++;
-          this.sink.oversized(this.ledger.lines, tail.carryLen + piece.length);
+          this.sink.oversized(this.ledger.lines, n);
         } else {
           tail.carry.push(piece);
           const line = Buffer.concat(tail.carry, tail.carryLen + piece.length);
@@ -175,7 +176,7 @@ export class LineReader {
     if (tail.skipping) {
       this.ledger.lines++;
       this.ledger.oversized++;
-      this.sink.oversized(this.ledger.lines, tail.skippedLen);
+      this.sink.oversized(this.ledger.lines, tail.lineLen(null, 0, 0));
       tail.skipping = false;
     } else if (tail.carryLen > 0) {
       const line = Buffer.concat(tail.carry, tail.carryLen);
@@ -255,14 +256,22 @@ export class LineCarry {
     return 3 - held;
   }
 
-  /** Keeps the unfinished tail of a chunk, or starts skipping it when it is already too long. */
+  /** The last byte held or skipped is a CR (it may be the one before the line's newline). */
+  private lastCR = false;
+
+  /**
+   * Keeps the unfinished tail of a chunk, or starts skipping it when it is already too long. A line
+   * of `max` bytes and a CR is held whole: the CR before a newline is not the line's (the reader
+   * drops it), so where the reads cut a CRLF line never decides whether it is oversized.
+   */
   hold(chunk: Buffer, pos: number, end: number): void {
     const n = end - pos;
+    if (n > 0) this.lastCR = chunk[end - 1] === CR;
     if (this.skipping) {
       this.skippedLen += n;
       return;
     }
-    if (this.carryLen + n > this.max) {
+    if (this.carryLen + n > this.max + 1) {
       this.skipping = true;
       this.skippedLen = this.carryLen + n;
       this.clear();
@@ -271,6 +280,18 @@ export class LineCarry {
     // Copy: the stream may reuse the chunk's memory.
     this.carry.push(Buffer.from(chunk.subarray(pos, end)));
     this.carryLen += n;
+  }
+
+  /**
+   * The length of the line held or skipped so far that ends at `chunk[f]` (its newline; `chunk`
+   * null: the input ended), without the CR before its newline, as LineReader measures a line
+   * inside one chunk.
+   */
+  lineLen(chunk: Buffer | null, pos: number, f: number): number {
+    const held = this.skipping ? this.skippedLen : this.carryLen;
+    const n = chunk === null ? 0 : f - pos;
+    const endsCR = n > 0 ? chunk![f - 1] === CR : held > 0 && this.lastCR;
+    return held + n - (endsCR ? 1 : 0);
   }
 
   /** Drops the pieces held (their line has been dealt with). */

@@ -195,7 +195,7 @@ export class ParallelLineReader {
   async end(): Promise<void> {
     const tail = this.tail;
     if (tail.skipping) {
-      this.enqueue(oversized(tail.skippedLen));
+      this.enqueue(oversized(tail.lineLen(null, 0, 0)));
       tail.skipping = false;
     } else if (tail.carryLen > 0) {
       // A last line without newline: evaluated as it is (truncated if it does not parse).
@@ -217,14 +217,14 @@ export class ParallelLineReader {
   private headLine(chunk: Buffer, pos: number, f: number): void {
     const tail = this.tail;
     if (tail.skipping) {
-      this.enqueue(oversized(tail.skippedLen + (f - pos)));
+      this.enqueue(oversized(tail.lineLen(chunk, pos, f)));
       tail.skipping = false;
       tail.skippedLen = 0;
       return;
     }
     const n = tail.carryLen + (f - pos);
-    if (tail.carryLen > 0 && n > this.max) {
-      this.enqueue(oversized(n));
+    if (tail.carryLen > 0 && tail.lineLen(chunk, pos, f) > this.max) {
+      this.enqueue(oversized(tail.lineLen(chunk, pos, f)));
     } else {
       // A copy with its newline: the chunk itself is handed to a worker.
       const line = Buffer.allocUnsafe(n + 1);

@@ -25,6 +25,34 @@ describe('amplifier profile', () => {
     expect(ch.scopes.map((s) => s.scope)).toEqual(['S']);
   });
 
+  it('times other than ISO 8601 with a zone: epoch seconds by magnitude, naive ISO as UTC, a date the calendar lacks unreadable; each counted and noted', async () => {
+    const ev = (event: string, id: string, ts: unknown) => ({ event, ts, session_id: 'S', request_id: id, provider: 'p', model: 'm', ...(event === 'llm:response' ? { status: 'ok' } : {}) });
+    const r = await analyzeLines([
+      ev('llm:request', 's', 1764950400.25),
+      ev('llm:response', 's', 1764950401.5),
+      ev('llm:request', 'n', '2026-09-01T00:00:00'),
+      ev('llm:response', 'n', '2026-09-01T00:00:00.750'),
+      ev('llm:request', 'x', '2026-02-30T00:00:00Z'),
+      ev('llm:response', 'x', '2026-03-01T00:00:00Z'),
+      ev('llm:request', 'm', 1000),
+      ev('llm:response', 'm', 1200),
+    ]);
+    const lat: number[] = [];
+    const r2 = await analyzeLines([ev('llm:request', 's', 1764950400.25), ev('llm:response', 's', 1764950401.5)], { onPair: (p) => lat.push(p.latencyMs!) });
+    expect(lat).toEqual([1250]);
+    expect(r2.records.amplifier).toEqual({ numericTimes: 2, naiveTimes: 0, unreadableTimes: 0 });
+    expect(r.records.amplifier).toEqual({ numericTimes: 4, naiveTimes: 2, unreadableTimes: 1 });
+    expect(r.channels[0]!.latencyMs).toMatchObject({ count: 3, min: 200, max: 1250 });
+    expect(r.notes.filter((n) => n.startsWith('amplifier:'))).toHaveLength(3);
+    expect(ledgerViolations(r)).toEqual([]);
+  });
+
+  it('a capture of ISO 8601 times with a zone has no records.amplifier and no time note', async () => {
+    const r = await analyzeLines([amp({ event: 'llm:request', provider: 'p' }), amp({ event: 'llm:response', provider: 'p', status: 'ok' })]);
+    expect(r.records.amplifier).toBeUndefined();
+    expect(r.notes.filter((n) => n.startsWith('amplifier:'))).toEqual([]);
+  });
+
   it('an old capture whose llm:response has no model still pairs on provider', async () => {
     const r = await analyzeLines([
       amp({ event: 'llm:request', provider: 'anthropic', model: 'claude-3' }),

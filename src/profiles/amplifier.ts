@@ -11,7 +11,9 @@ import type { CallAttrs, ChannelSpec, Loc, Role, Usage } from '../model.js';
 import type { Source } from '../input/sources.js';
 import { type BuiltEvent, makeEvent } from './event.js';
 import { applyKeep, type KeepSpec } from './keep.js';
+import { guessEpochUnit, parseEpoch, parseRfc3339 } from './lang/time.js';
 import { parseTime } from './time.js';
+import type { NoteCode } from '../report/notes.js';
 import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from './types.js';
 import { asObject, asString, field } from './types.js';
 
@@ -62,7 +64,21 @@ interface LastFamily {
 /** Scopes whose last family event is remembered (per generation). */
 const LAST_WINDOW = 50_000;
 
+/**
+ * Times this run read other than as Amplifier writes them (ISO 8601 text with a zone): counted, and
+ * said in the report's notes (records.amplifier; docs/profiles.md, "Amplifier times").
+ */
+interface TimeTally {
+  /** JSON numbers: epoch s / µs / ns when their magnitude says so, else milliseconds. */
+  numericTimes: number;
+  /** ISO 8601 without a zone, read as UTC. */
+  naiveTimes: number;
+  /** Events whose stated times were all unreadable (a date the calendar lacks, text that is no time): no time. */
+  unreadableTimes: number;
+}
+
 export function amplifierProfile(): Profile {
+  const times: TimeTally = { numericTimes: 0, naiveTimes: 0, unreadableTimes: 0 };
   // Per scope: the previous family event (for the redundant provider:error rule). Scopes are
   // session ids, so this is bounded: two generations of at most LAST_WINDOW scopes each (a scope
   // silent for that many others forgets its last event; docs/design.md §8).
@@ -87,7 +103,7 @@ export function amplifierProfile(): Profile {
           const role = ROLES.get(name);
           if (!role) return 'ignored';
           if (raw && recent.seen(raw)) return 'duplicate';
-          const ev = toEvent(top, name, role, loc, ctx);
+          const ev = toEvent(top, name, role, loc, ctx, times);
           // The redundant provider:error rule: an unstamped provider:error right after an error
           // llm:response of the same provider in its scope re-reports a closed failure.
           const prev = last.get(ev.scope);
@@ -110,6 +126,14 @@ export function amplifierProfile(): Profile {
         },
       };
     },
+    summary: () => (times.numericTimes + times.naiveTimes + times.unreadableTimes > 0 ? { ...times } : undefined),
+    notes() {
+      const out: NoteCode[] = [];
+      if (times.numericTimes > 0) out.push('amplifier-numeric-times');
+      if (times.naiveTimes > 0) out.push('amplifier-naive-times');
+      if (times.unreadableTimes > 0) out.push('amplifier-unreadable-times');
+      return out;
+    },
   };
 }
 
@@ -129,10 +153,9 @@ function payload(top: Record<string, unknown>): Record<string, unknown> | null {
   return out;
 }
 
-function toEvent(top: Record<string, unknown>, name: string, role: Role, loc: Loc, ctx: ProfileContext): BuiltEvent {
+function toEvent(top: Record<string, unknown>, name: string, role: Role, loc: Loc, ctx: ProfileContext, times: TimeTally): BuiltEvent {
   const data = payload(top);
-  // A stated number goes to makeEvent as it is: out of range (1e306, 1e999) it is a finding there.
-  const time = timeOf(data?.timestamp) ?? timeOf(top.ts) ?? timeOf(top.timestamp);
+  const time = eventTime(data?.timestamp, top.ts, top.timestamp, times);
   const statedCaller = asString(data?.caller) ?? asString(data?.purpose);
   const provider = asString(field(top, data, 'provider'));
   const model = asString(field(top, data, 'model'));
@@ -178,8 +201,34 @@ function rawNumber(v: unknown): number | null {
   return typeof v === 'number' ? v : null;
 }
 
-function timeOf(v: unknown): number | null {
-  return typeof v === 'number' ? v : parseTime(v);
+/**
+ * The event's time: the first of `data.timestamp`, `ts`, `timestamp` that reads. ISO 8601 with a
+ * zone (what Amplifier writes); without one, read as UTC; a JSON number by its magnitude (epoch s,
+ * µs, ns), else as milliseconds — a number goes to makeEvent as it is, so out of range (1e306) it
+ * is an OUT_OF_RANGE finding there. Each way other than the first is counted in `times`.
+ */
+function eventTime(a: unknown, b: unknown, c: unknown, times: TimeTally): number | null {
+  let stated = false;
+  for (let i = 0; i < 3; i++) {
+    const v = i === 0 ? a : i === 1 ? b : c;
+    if (v === undefined || v === null) continue;
+    stated = true;
+    if (typeof v === 'string') {
+      const ms = parseTime(v);
+      if (ms !== null) return ms;
+      const p = parseRfc3339(v);
+      if (p !== null) {
+        if (p.naive) times.naiveTimes++;
+        return p.ms;
+      }
+    } else if (typeof v === 'number') {
+      times.numericTimes++;
+      const unit = guessEpochUnit(v);
+      return unit === null || unit === 'ms' ? v : parseEpoch(v, unit);
+    }
+  }
+  if (stated) times.unreadableTimes++;
+  return null;
 }
 
 function num(o: Record<string, unknown>, a: string, b: string): number | null {

@@ -12,6 +12,10 @@ export const NOTE_TEXT = {
   'assay-method-spelling':
     'assay: some JSON-RPC lines are tools/call-shaped under another method spelling (e.g. TOOLS/CALL, "tools/call "): methods are exact, so they were ignored, not read as calls (records.assay.methodSpellings: how many, and the first one’s location)',
   'assay-delivery-not-audited': 'assay: delivery not audited (give --upstream FILE, the upstream’s received tools/call log)',
+  'amplifier-numeric-times':
+    'amplifier: some times were JSON numbers, not ISO 8601 text (records.amplifier.numericTimes): read as epoch seconds, microseconds or nanoseconds where their magnitude says so (1e9–1e10, 1e15–1e16, 1e18–1e19), else as milliseconds',
+  'amplifier-naive-times': 'amplifier: times without a zone (naive ISO 8601) were read as UTC (records.amplifier.naiveTimes)',
+  'amplifier-unreadable-times': 'amplifier: some events’ times could not be read (records.amplifier.unreadableTimes: a date the calendar lacks, text that is no time): their calls have no latency',
   'jsonrpc-notifications': 'jsonrpc: notifications are counted (records.jsonrpc.notifications), never calls',
   'jsonrpc-naive-times': 'jsonrpc: times without a zone (naive ISO 8601) were read as UTC',
   'jsonrpc-unknown-direction': 'jsonrpc: some records stated a direction callpair does not know; their ids were not namespaced by direction',

@@ -357,9 +357,16 @@ function mergeScope(a: ScopeReport, b: ScopeReport, meaning: ChannelReport['mean
   return { scope: a.scope, ...counterReport(c, meaning), latencyMs: mergeStats(a.latencyMs, b.latencyMs) };
 }
 
+/**
+ * A split scope's latency (docs/scale-out.md, "Split scopes"): count, min and max of both listings,
+ * percentiles unknown — also when one listing has none, since a single run would have paired the
+ * calls that crossed the shard boundary, whose latencies neither shard holds.
+ */
 function mergeStats(a: LatencyStats | null, b: LatencyStats | null): LatencyStats | null {
-  if (a === null) return b;
-  if (b === null) return a;
+  if (a === null || b === null) {
+    const one = a ?? b;
+    return one === null ? null : { ...one, p50: null, p90: null, p99: null };
+  }
   const lowFirst = a.min < b.min || (a.min === b.min && compareLocs(a.minAt, b.minAt) <= 0);
   const highFirst = a.max > b.max || (a.max === b.max && compareLocs(a.maxAt, b.maxAt) <= 0);
   return {

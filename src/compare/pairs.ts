@@ -22,14 +22,22 @@ function micro(ms: number | null): number | null {
   return ms === null ? null : Math.round(ms * 1000) / 1000;
 }
 
-/** Epoch milliseconds (fractional) as ISO 8601 UTC with microseconds: `2026-10-01T08:00:00.123456Z`. */
+/**
+ * Epoch milliseconds (fractional) as ISO 8601 UTC with microseconds: `2026-10-01T08:00:00.123456Z`.
+ * The whole milliseconds and the fraction are rounded apart: microseconds since the epoch pass
+ * 2^53 after the year 2255, where one double no longer holds them exactly.
+ */
 export function isoTime(ms: number | null): string | null {
   if (ms === null || !Number.isFinite(ms)) return null;
-  const us = Math.round(ms * 1000);
-  const whole = Math.floor(us / 1000);
+  let whole = Math.floor(ms);
+  let us = Math.round((ms - whole) * 1000); // ms − floor(ms) is exact
+  if (us === 1000) {
+    whole += 1;
+    us = 0;
+  }
   const d = new Date(whole);
   if (Number.isNaN(d.getTime())) return null;
-  const frac = String(((us % 1_000_000) + 1_000_000) % 1_000_000).padStart(6, '0');
+  const frac = String((((whole % 1000) + 1000) % 1000) * 1000 + us).padStart(6, '0');
   return `${d.toISOString().slice(0, 19)}.${frac}Z`;
 }
 

@@ -7,6 +7,7 @@ import type { Argv } from 'yargs';
 import { DEFAULT_MAX_FINDINGS, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_OPEN_CALLS, type AnalyzeOptions } from '../analyze.js';
 import { profileNames, UnknownProfileError } from '../profiles/index.js';
 import { InputUsageError } from '../input/sources.js';
+import { jobsCap, JOBS_LIMIT } from '../pass/options.js';
 import { debugStack, diag, EXIT_USAGE, oneLine } from './io.js';
 import { capYoungGeneration } from './memory.js';
 import { OutputError } from './outputs.js';
@@ -21,14 +22,8 @@ import { ReaderWorkerError } from '../input/parallel.js';
  * cores) until a machine shows a gain.
  */
 export const DEFAULT_JOBS = 1;
-/** The most threads `--jobs` uses on any machine. */
-const JOBS_LIMIT = 4;
 /** The most threads `--jobs` uses: the cores, at most 4. */
 export const MAX_USEFUL_JOBS = jobsCap(availableParallelism());
-
-function jobsCap(cores: number): number {
-  return Math.max(1, Math.min(cores, JOBS_LIMIT));
-}
 
 /**
  * What a user asking for more threads than are used is told (docs/inputs.md, `--jobs`): null when

@@ -2,12 +2,27 @@
  * What the pass takes (`AnalyzeOptions`), its defaults, and the record of them a report carries
  * (`report.run`, what `callpair merge` requires to be equal).
  */
+import { availableParallelism } from 'node:os';
 import type { ChannelSpec, CallEvent, OrphanRequestRecord, OrphanResponseRecord, PairRecord, ShadowPairRecord } from '../model.js';
 import type { Finding } from '../report/findings.js';
 import { parseFailOn, type GateOptions } from '../report/gate.js';
 import type { RunReport } from '../report/report.js';
 import type { TimelineOptions } from '../report/timeline.js';
 import type { Profile } from '../profiles/index.js';
+
+/** The most threads `jobs` uses on any machine. */
+export const JOBS_LIMIT = 4;
+
+/** The threads `jobs` uses on a machine of `cores` cores: the cores, at most JOBS_LIMIT (docs/inputs.md, `--jobs`). */
+export function jobsCap(cores: number): number {
+  return Math.max(1, Math.min(cores, JOBS_LIMIT));
+}
+
+/** The threads a run asked for `jobs` uses: a whole number from 1 to the cap (the report is the same for any). */
+export function usedJobs(jobs: number | undefined, cores = availableParallelism()): number {
+  const n = jobs !== undefined && Number.isFinite(jobs) ? Math.floor(jobs) : 1;
+  return Math.max(1, Math.min(n, jobsCap(cores)));
+}
 
 export interface AnalyzeOptions {
   /** Paths, directories, globs, or `-` for stdin. */
@@ -62,7 +77,7 @@ export interface AnalyzeOptions {
   profileOptions?: Record<string, unknown>;
   /** Collect the per-call timeline (report field `timeline`, for the html format); off by default. */
   timeline?: boolean | TimelineOptions;
-  /** Threads that decode and parse JSONL (default 1: this thread only); the report is the same. */
+  /** Threads that decode and parse JSONL (default 1: this thread only; at most the cores, at most 4: `usedJobs`); the report is the same. */
   jobs?: number;
   /** A run with nothing to audit (no input, or no record matched) is no NO_CALL_EVENTS error. */
   allowEmpty?: boolean;

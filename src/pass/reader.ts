@@ -15,7 +15,7 @@ import { combineRules, type ClassifyRule } from '../input/classify.js';
 import type { Profile } from '../profiles/index.js';
 import type { ProfileContext, RecordHandler, RecordOutcome } from '../profiles/types.js';
 import { resolve } from 'node:path';
-import { DEFAULT_MAX_LINE_BYTES, type AnalyzeOptions, type LineProbe } from './options.js';
+import { DEFAULT_MAX_LINE_BYTES, usedJobs, type AnalyzeOptions, type LineProbe } from './options.js';
 
 /** A directory entry that could not be walked: an INPUT_ERROR, before anything is read. */
 export function reportWalkErrors(walkErrors: readonly WalkError[], collector: FindingCollector): void {
@@ -182,8 +182,8 @@ async function readOne(
 
 /** The worker pool for `jobs` > 1 (workers start on the first large JSONL input). */
 function makePool(opts: AnalyzeOptions, needles: readonly Buffer[], profiles: readonly Profile[]): WorkerPool | null {
-  const jobs = opts.jobs ?? 1;
-  if (!(jobs > 1)) return null;
+  const jobs = usedJobs(opts.jobs);
+  if (jobs === 1) return null;
   // This thread frames lines and takes a share of the batches too: jobs - 1 workers.
   return new WorkerPool(jobs - 1, {
     keep: combinedKeep(profiles),

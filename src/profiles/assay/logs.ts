@@ -128,8 +128,8 @@ export function unreadLine(run: AssayRun): (loc: Loc, reason: string) => void {
  */
 function preRead(run: AssayRun, value: unknown, loc: Loc, role: 'caller' | 'upstream', raw: Buffer | null): RecordOutcome | null {
   if (Array.isArray(value)) {
-    // On the upstream also a batch of envelopes (`[{"received":{…tools/call…}}]`): any mention of tools/call.
-    if (value.some(mayBeToolsCall) || (role === 'upstream' && holdsToolsCall(whole(value, raw)))) run.unverify('unread-line', loc, { path: loc.path, reason: 'batch' });
+    // Also a batch of envelopes (`[{"received":{…tools/call…}}]`): any mention of tools/call.
+    if (value.some(mayBeToolsCall) || holdsToolsCall(whole(value, raw))) run.unverify('unread-line', loc, { path: loc.path, reason: 'batch' });
     if (value.some((m) => isOtherToolsCallSpelling(asObject(m)?.method))) otherSpelling(run, loc, role === 'upstream' ? DELIVERY_CHANNEL.name : DECISION_CHANNEL.name);
     return 'ignored';
   }
@@ -148,11 +148,16 @@ export function callerHandler(run: AssayRun, ctx: ProfileContext): RecordHandler
   return {
     unread: unreadLine(run),
     repeatedKey: repeated,
-    record(value: unknown, loc: Loc, _raw: Buffer | null, doc?: Buffer): RecordOutcome {
+    record(value: unknown, loc: Loc, raw: Buffer | null, doc?: Buffer): RecordOutcome {
       checkDocumentRecord(doc, keys, loc, repeated, true);
-      const pre = preRead(run, value, loc, 'caller', null);
+      const pre = preRead(run, value, loc, 'caller', raw);
       if (pre !== null) return pre;
       const obj = value as Record<string, unknown>;
+      if (wrapsToolsCall(obj, raw)) {
+        // A call inside an envelope this profile does not read, as on the upstream: not read, so not verified.
+        run.unverify('unread-line', loc, { path: loc.path, reason: 'wrapped' });
+        return 'ignored';
+      }
       const call = readCall(run, obj, loc, 'decision', ctx);
       if (call === 'establish') {
         run.establishSkipped++;

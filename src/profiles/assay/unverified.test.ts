@@ -142,6 +142,13 @@ describe('an arrival line not read makes the audit unverified', () => {
     }
   });
 
+  it('a call inside an envelope on the caller log: DELIVERY_UNVERIFIED unread-line (wrapped) at that line', async () => {
+    const { r } = await audit([deny('t', 'c1')], [INIT, `{"direction":"sent","message":${call(1, 't', 'c1')}}`], [INIT]);
+    failsClosed(r, 'unread-line');
+    expect(unverified(r)[0]!).toMatchObject({ data: { reason: 'wrapped' } });
+    expect(unverified(r)[0]!.locations.map(base)).toEqual(['c.jsonl:2']);
+  });
+
   it('a batch of envelopes around a tools/call on the upstream: DELIVERY_UNVERIFIED unread-line (batch)', async () => {
     const { r } = await audit([deny('t', 'c1')], null, [INIT, `[{"received":${call(1, 't', 'c1')}}]`]);
     failsClosed(r, 'unread-line');

@@ -5,7 +5,7 @@
  * --step-summary appends to. `-o -` is stdout.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, linkSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, expectOneLine, fixture, runCli, SEED, seedCopy, tmpDir } from './helpers.js';
@@ -91,4 +91,52 @@ describe('an output that is an input is refused before anything is written', () 
     expect(statSync(x).nlink).toBe(2);
   });
 
+});
+
+describe('an output inside a directory given as an input is refused, new or not, for every command', () => {
+  it('-o and --report under an input directory (a new file, a new folder, through links): exit 2, one line, nothing written', async () => {
+    const dir = tmpDir();
+    const caps = path.join(dir, 'capdir');
+    mkdirSync(caps);
+    seedCopy(caps, 'a.jsonl');
+    symlinkSync(caps, path.join(dir, 'link'));
+    const shards = path.join(dir, 'shards');
+    mkdirSync(shards);
+    expect((await runCli(['analyze', caps, '-f', 'json', '-o', path.join(shards, 'r.json')])).code).toBe(0);
+    const cases: [string[], string][] = [
+      [['analyze', 'capdir/', '-o', 'capdir/report.json'], 'capdir/'],
+      [['analyze', 'capdir', '-o', 'capdir/new/deeper/r.md'], 'capdir'],
+      [['analyze', 'capdir', '--report', 'sarif=capdir/r.sarif'], 'capdir'],
+      [['analyze', 'capdir', '-o', 'link/r.json'], 'capdir'],
+      [['analyze', 'link/', '-o', 'capdir/r.json'], 'link/'],
+      [['analyze', 'capdir', '-o', 'elsewhere/../capdir/r.json'], 'capdir'],
+      [['compare', 'capdir', '-o', 'capdir/c.json'], 'capdir'],
+      [['pairs', 'capdir', '-o', 'capdir/p.ndjson'], 'capdir'],
+      [['trace', 'capdir/a.jsonl:5', 'capdir', '-o', 'capdir/t.txt'], 'capdir'],
+      [['analyze', '--profile', 'assay', '--caller', 'capdir', 'capdir/a.jsonl', '-o', 'capdir/r.json'], 'capdir'],
+      [['merge', 'shards', '-o', 'shards/merged.json'], 'shards'],
+    ];
+    const runs = cases.map(([args, shown]) => ({ args, shown, run: runCli(args, { cwd: dir }) }));
+    for (const { args, shown, run } of runs) {
+      const res = await run;
+      expect(res.code, args.join(' ')).toBe(2);
+      expectOneLine(res.stderr);
+      const out = args[args.length - 1]!.replace(/^sarif=/, '');
+      const flag = args.includes('--report') ? '--report sarif=' : '--output ';
+      expect(res.stderr.trim()).toBe(`callpair: ${flag}${out} is inside the input directory ${shown}: refusing to write where an input is read`);
+    }
+    expect(readdirSync(caps).sort()).toEqual(['a.jsonl']);
+    expect(readdirSync(shards).sort()).toEqual(['r.json']);
+    expect(existsSync(path.join(dir, 'elsewhere'))).toBe(false);
+    // Beside the input directory (a name it prefixes, its parent) is written.
+    for (const out of ['capdir2/r.json', 'r.json']) {
+      const res = await runCli(['analyze', 'capdir', '-o', out], { cwd: dir });
+      expect(res.code, out).toBe(0);
+      expect(existsSync(path.join(dir, out))).toBe(true);
+    }
+    // A folder named in bytes that are not UTF-8: refused, shown escaped.
+    const code = execFileSync('/bin/sh', ['-c', `mkdir "$(printf 'caf\\351')" && cp capdir/a.jsonl "$(printf 'caf\\351')/" && "${process.execPath}" "${BIN}" analyze "$(printf 'caf\\351')" -o "$(printf 'caf\\351/r.json')" 2>err.txt; echo $?`], { cwd: dir }).toString().trim();
+    expect(code).toBe('2');
+    expect(readFileSync(path.join(dir, 'err.txt'), 'utf8')).toBe('callpair: --output caf\\xe9/r.json is inside the input directory caf\\xe9: refusing to write where an input is read\n');
+  });
 });

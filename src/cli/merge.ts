@@ -40,8 +40,9 @@ async function runMerge(a: MergeArgs): Promise<void> {
   // calls twice: refused before anything is read (docs/scale-out.md).
   const twice = await sameFileTwice(files);
   if (twice) throw new InputUsageError(`merge: ${displayArg(twice[0])} is the same file as ${displayArg(twice[1])}: a report given twice would be counted twice`);
-  // The output is checked (not one of the reports merged, not a directory) before anything is read.
-  await checkOutputs(a.output ? [{ file: a.output, flag: '--output ' }] : [], { inputs: files }, !a.output);
+  // The output is checked (not one of the reports merged, not inside a directory of them, not a
+  // directory) before anything is read.
+  await checkOutputs(a.output ? [{ file: a.output, flag: '--output ' }] : [], { inputs: files, others: (a.reports ?? []).map(String) }, !a.output);
   const m = new ReportMerger();
   try {
     for (const f of files) m.add(await readReportFile(f), safeText(f, 200));

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tmpDir } from '../../test/helpers.js';
-import { openOutput, writeOutput } from './outputs.js';
+import { checkOutputs, OutputError, openOutput, writeOutput } from './outputs.js';
 
 describe('writeOutput', () => {
   it('writes megabytes in slices, never splitting a surrogate pair between two', async () => {
@@ -36,5 +36,44 @@ describe('writeText', () => {
     s.end();
     await new Promise((r) => s.on('end', r));
     expect(got).toBe(text.length);
+  });
+});
+
+describe('checkOutputs: a path inside an input directory', () => {
+  const refused = async (out: string, inputs: Parameters<typeof checkOutputs>[1]) =>
+    checkOutputs([{ file: out, flag: '--output ' }], inputs).then(
+      () => null,
+      (e: unknown) => (e instanceof OutputError ? e.message : `not an OutputError: ${String(e)}`),
+    );
+
+  it('refuses a new file, a file in folders yet to be made, an existing file of any name, through links', async () => {
+    const dir = tmpDir();
+    const caps = path.join(dir, 'caps');
+    mkdirSync(path.join(caps, 'sub'), { recursive: true });
+    writeFileSync(path.join(caps, 'notes.txt'), 'not a capture\n');
+    symlinkSync(caps, path.join(dir, 'link'));
+    symlinkSync(path.join(caps, 'notes.txt'), path.join(dir, 'out-link.json'));
+    const msg = (out: string, arg: string) => `--output ${out} is inside the input directory ${arg}: refusing to write where an input is read`;
+    for (const out of ['new.json', 'sub/r.json', 'a/b/c.md', 'notes.txt', '../caps/x.json']) {
+      expect(await refused(path.join(caps, out), { inputs: [caps] }), out).toBe(msg(path.join(caps, out), caps));
+    }
+    expect(await refused(path.join(dir, 'link', 'r.json'), { inputs: [caps] })).toBe(msg(path.join(dir, 'link', 'r.json'), caps));
+    expect(await refused(path.join(caps, 'r.json'), { inputs: [path.join(dir, 'link')] })).toBe(msg(path.join(caps, 'r.json'), path.join(dir, 'link')));
+    // A symlink outside to a file inside (openOutput replaces its target).
+    expect(await refused(path.join(dir, 'out-link.json'), { inputs: [caps] })).toBe(msg(path.join(dir, 'out-link.json'), caps));
+    // A directory among --caller, --upstream or the other files read (merge's report folders).
+    expect(await refused(path.join(caps, 'r.json'), { inputs: [], caller: [caps] })).not.toBeNull();
+    expect(await refused(path.join(caps, 'r.json'), { inputs: [], upstream: [caps] })).not.toBeNull();
+    expect(await refused(path.join(caps, 'r.json'), { inputs: [], others: [caps] })).not.toBeNull();
+  });
+
+  it('writes beside it: a folder its name prefixes, its parent, when no directory is an input', async () => {
+    const dir = tmpDir();
+    const caps = path.join(dir, 'caps');
+    mkdirSync(caps);
+    for (const out of [path.join(dir, 'caps2', 'r.json'), path.join(dir, 'r.json'), path.join(dir, 'capsr.json')]) {
+      expect(await refused(out, { inputs: [caps] }), out).toBeNull();
+    }
+    expect(await refused(path.join(caps, 'r.json'), { inputs: [path.join(caps, 'missing.jsonl'), '-'] })).toBeNull();
   });
 });

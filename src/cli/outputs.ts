@@ -3,6 +3,8 @@
  *
  * - an output that is the same file as an input (same device and inode: hard links and symlinks
  *   count, and stdin redirected from a file) is refused, exit 2, before anything is opened for writing;
+ * - so is an output inside a directory given as an input (docs/inputs.md, "Outputs"), existing or
+ *   not, whatever its name: the next run over that directory would read it;
  * - a regular file is written to a temporary file in the same folder, then renamed over the target,
  *   so a failed or interrupted run never leaves a half-written report or truncates what was there;
  * - a target that exists and is not a regular file (`/dev/null`, `/dev/stdout`, a FIFO) is written
@@ -15,7 +17,7 @@ import { mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
 import path from 'node:path';
 import { crypto } from '../builtins.js';
-import { fileId, rawArgument, resolveSources, type Source } from '../input/sources.js';
+import { displayName, fileId, rawArgument, resolveSources, type Source } from '../input/sources.js';
 import { displayArg, pendingTemps, trackTemp, writeText } from './io.js';
 import { blockingOpen } from '../input/blocking.js';
 import { profileNames } from '../profiles/index.js';
@@ -67,6 +69,78 @@ export async function sameFileTwice(files: readonly string[]): Promise<[string, 
   return null;
 }
 
+/**
+ * A path as the string of its bytes (latin1: one character per byte), so names that are not UTF-8
+ * compare exactly; `fsPath` turns it back into the bytes to give the file system.
+ */
+function bytesOf(p: string | Buffer): string {
+  return (typeof p === 'string' ? Buffer.from(p) : p).toString('latin1');
+}
+function fsPath(bytes: string): Buffer {
+  return Buffer.from(bytes, 'latin1');
+}
+
+async function realBytes(bytes: string): Promise<string | null> {
+  try {
+    return bytesOf(await realpath(fsPath(bytes), 'buffer'));
+  } catch {
+    return null;
+  }
+}
+
+/** The directory an input argument names, resolved (symlinks followed), as bytes; null for anything else. */
+async function inputDirectory(arg: string): Promise<string | null> {
+  if (arg === '-') return null;
+  const s = await statOrNull(osPath(arg));
+  if (!s?.isDirectory()) return null;
+  return realBytes(bytesOf(osPath(arg)));
+}
+
+/**
+ * Where an output lands, resolved (as bytes), in every reading that can apply: its folder with
+ * symlinks followed (the nearest folder that exists when missing ones are to be created, as
+ * `openOutput` creates them) and its name in it; the folder of the name as given (`link/../x`
+ * goes through the link); and, when it exists, the file it resolves to (a symlink's target, which
+ * `openOutput` replaces).
+ */
+async function outputLocations(file: string): Promise<string[]> {
+  const given = bytesOf(osPath(file));
+  const cwd = bytesOf(process.cwd());
+  const abs = path.posix.resolve(cwd, given);
+  const out = new Set<string>();
+  // The nearest existing ancestor of the folder, resolved, then the parts still to be created.
+  let dir = path.posix.dirname(abs);
+  const rest: string[] = [path.posix.basename(abs)];
+  for (;;) {
+    const real = await realBytes(dir);
+    if (real !== null) {
+      out.add(path.posix.join(real, ...rest));
+      break;
+    }
+    const up = path.posix.dirname(dir);
+    if (up === dir) break;
+    rest.unshift(path.posix.basename(dir));
+    dir = up;
+  }
+  const slash = given.lastIndexOf('/');
+  const givenDir = slash === -1 ? '.' : slash === 0 ? '/' : given.slice(0, slash);
+  const realGivenDir = await realBytes(givenDir);
+  if (realGivenDir !== null) out.add(path.posix.join(realGivenDir, given.slice(slash + 1)));
+  const realFile = await realBytes(given);
+  if (realFile !== null) out.add(realFile);
+  return [...out];
+}
+
+/** An argument for a diagnostic: a name given in bytes that are not UTF-8 shows them escaped (`caf\xe9`). */
+function shownArg(arg: string): string {
+  const raw = arg.includes('\ufffd') ? rawArgument(arg) : null;
+  return displayArg(raw ? displayName(raw) : arg);
+}
+
+function isInside(file: string, dir: string): boolean {
+  return file.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
+}
+
 /** Input arguments of a run, as given (paths, directories, globs, `-`). */
 export interface InputArgsLists {
   inputs: readonly string[];
@@ -74,12 +148,13 @@ export interface InputArgsLists {
   upstream?: readonly string[];
   /** `--profile`: its entries that are not built-in names are profile files, read too. */
   profile?: string;
-  /** Other files the run reads (a `--baseline` report). */
+  /** Other files the run reads (a `--baseline` report), or directories of them (merge's reports). */
   others?: readonly string[];
 }
 
 /**
- * Refuses outputs that name an input, a directory, or the same file twice. Runs before any input
+ * Refuses outputs that name an input, a path inside an input directory, a directory, or the same
+ * file twice. Runs before any input
  * is read and before any output is opened; input arguments that do not resolve are left to the
  * run itself (it reports them).
  */
@@ -102,6 +177,12 @@ export async function checkOutputs(
   const ids = new Map<string, string>();
   const idOf = fileId;
   const lists = [inputs.caller ?? [], inputs.inputs, inputs.upstream ?? []];
+  // Directories given as inputs (resolved), with the argument that named each.
+  const dirs: { real: string; arg: string }[] = [];
+  for (const arg of [...lists.flat(), ...(inputs.others ?? [])]) {
+    const real = await inputDirectory(arg);
+    if (real !== null) dirs.push({ real, arg });
+  }
   for (const list of lists) {
     for (const arg of list) {
       if (arg === '-') {
@@ -142,6 +223,11 @@ export async function checkOutputs(
     if (s) {
       const input = ids.get(idOf(s));
       if (input !== undefined) throw new OutputError(`${o.flag}${displayArg(o.file)} is the same file as the input ${displayArg(input)}: refusing to overwrite an input`);
+    }
+    if (dirs.length > 0) {
+      const where = await outputLocations(o.file);
+      const dir = dirs.find((d) => where.some((w) => isInside(w, d.real)));
+      if (dir) throw new OutputError(`${o.flag}${shownArg(o.file)} is inside the input directory ${shownArg(dir.arg)}: refusing to write where an input is read`);
     }
     const key = s && s.isFile() ? idOf(s) : path.resolve(o.file);
     const other = seen.get(key);

@@ -47,4 +47,49 @@ describe('records that share a line', () => {
     const r = await runCli(['trace', `${file}:1#/log/entries/9`, '--profile', 'har']);
     expect(r.stdout.trim()).toBe(`No call at ${file}:1#/log/entries/9: the line's call events are at /log/entries/0, /log/entries/1, /log/entries/2.`);
   });
+
+  it('a pointer on a JSONL line whose call is the line itself: says the line has no pointer, not "unparsed"', async () => {
+    const r = await runCli(['trace', 'fixtures/seed-trace.jsonl:2#/x']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(
+      'No call at fixtures/seed-trace.jsonl:2#/x: the line is one record, read whole, and its call events have no JSON pointer (a pointer picks one of several records a line holds: a HAR entry, a custom records path); trace fixtures/seed-trace.jsonl:2.',
+    );
+    const json = JSON.parse((await runCli(['trace', 'fixtures/seed-trace.jsonl:2#/x', '-f', 'json'])).stdout);
+    expect(json.calls).toEqual([]);
+    expect(json.line).toEqual({ state: 'pointer', kind: null, profile: 'amplifier', pointers: [] });
+  });
+
+  it('a pointer on a line with no call describes the line as PATH:LINE does (parsed: read, not unparsed)', async () => {
+    for (const extra of [[], ['--validate-all']]) {
+      for (const n of [1, 8, 99]) {
+        const plain = JSON.parse((await runCli(['trace', `fixtures/seed-trace.jsonl:${n}`, '-f', 'json', ...extra])).stdout);
+        const pointed = JSON.parse((await runCli(['trace', `fixtures/seed-trace.jsonl:${n}#/x`, '-f', 'json', ...extra])).stdout);
+        expect(pointed.line, `${n} ${extra.join(' ')}`).toEqual(plain.line);
+      }
+    }
+    const read = await runCli(['trace', 'fixtures/seed-trace.jsonl:8#/data', '--validate-all']);
+    expect(read.stdout.trim()).toBe('No call at fixtures/seed-trace.jsonl:8#/data: the line was parsed and ignored by profile amplifier: its record (event "tool:pre") is no request, interim or terminal of a channel.');
+  });
+});
+
+describe('trace PATH:LINE: a line counts from 1, up to 2^53 - 1', () => {
+  const RULE = 'give PATH:LINE or PATH:LINE#/json/pointer, LINE a whole number from 1 to 9007199254740991';
+  it('line 0, a line past 2^53 - 1 and a line that is no number: exit 2, one line echoing the target, escaped', async () => {
+    const cases: [string, string][] = [
+      ['fixtures/seed-trace.jsonl:0', 'line 0: lines count from 1'],
+      ['fixtures/seed-trace.jsonl:0#/log/entries/0', 'line 0: lines count from 1'],
+      ['fixtures/seed-trace.jsonl:99999999999999999999', 'line 99999999999999999999 is too large'],
+      ['fixtures/seed-trace.jsonl:-3', '"-3" is not a line number'],
+    ];
+    const runs = cases.map(([t, why]) => ({ t, why, run: runCli(['trace', t]) }));
+    for (const { t, why, run } of runs) {
+      const r = await run;
+      expect(r.code, t).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`callpair: trace: ${t}: ${why}; ${RULE}\n`);
+    }
+    const esc = await runCli(['trace', 'fixtures/seed-trace.jsonl:\u001b[2J\u009b0m', 'fixtures/seed-trace.jsonl']);
+    expect(esc.code).toBe(2);
+    expect(esc.stderr).toBe(`callpair: trace: fixtures/seed-trace.jsonl:\\x1b[2J\\x9b0m: "\\x1b[2J\\x9b0m" is not a line number; ${RULE}\n`);
+  });
 });

@@ -13,6 +13,7 @@ import { findingMessage } from '../report/messages.js';
 import { checkCorrelationId } from '../profiles/ids.js';
 import { transcriptBlockIds } from '../profiles/transcript.js';
 import { InputUsageError } from '../input/sources.js';
+import { displayArg } from '../formatters/safe.js';
 import { VERSION } from '../version.js';
 import { pointerLines } from '../input/documents.js';
 import type { LineProbe, ProbedRecord } from '../pass/options.js';
@@ -112,7 +113,9 @@ export interface TraceReport {
  * element of a document read element by element), or `absent` (the file has fewer lines; `lines`
  * says how many). `profile`: the profile(s) that read the input, or the `--profile` given when none
  * used a record of it. `pointer`: a `PATH:LINE#POINTER` target whose line holds call events at
- * other pointers only (`pointers`: the first 20 of them).
+ * other pointers only (`pointers`: the first 20 of them), or at the line itself, with no pointer
+ * (`pointers` empty: a JSONL line is one record, traced as `PATH:LINE`). A pointer target on a
+ * line with no call event is described as the line is.
  */
 export interface TraceLine {
   state: 'read' | 'blank' | 'malformed' | 'unparsed' | 'document' | 'absent' | 'pointer' | 'repeat';
@@ -139,14 +142,20 @@ const MAX_INTERIMS = 50;
 /**
  * Reads `ID|PATH:LINE[#POINTER]`: a location when it ends in `:N` (or `:N#/json/pointer`, the form
  * the table shows for a record that has one) and its path is a file (or one of the inputs); otherwise an id, which must pass the safe-shape rule (an invalid id is never echoed:
- * look such a call up by the line it is on).
+ * look such a call up by the line it is on). A location's line counts from 1 (docs/trace.md): a
+ * path followed by anything else than a line from 1 to 2^53 - 1 (`:0`, `:99999999999999999999`,
+ * `:-1`, `:x`) is a usage error that echoes the target, escaped.
  */
 export function parseTarget(text: string, inputs: readonly string[], exists: (p: string) => boolean): TraceTarget {
+  const isPath = (p: string) => p !== '' && (exists(p) || inputs.some((i) => path.resolve(i) === path.resolve(p)));
   for (const m of [/^(.+?):(\d+)#(\/.*)$/.exec(text), /^(.+):(\d+)$/.exec(text)]) {
     if (!m) continue;
     const p = m[1]!;
-    const abs = path.resolve(p);
-    if (exists(p) || inputs.some((i) => path.resolve(i) === abs)) return { kind: 'location', path: p, line: Number(m[2]), ...(m[3] !== undefined ? { pointer: m[3] } : {}) };
+    if (isPath(p)) return { kind: 'location', path: p, line: lineNumber(text, m[2]!), ...(m[3] !== undefined ? { pointer: m[3] } : {}) };
+  }
+  // A path and a colon, then no line number: meant as a location, not an id.
+  for (let i = text.indexOf(':'); i !== -1; i = text.indexOf(':', i + 1)) {
+    if (isPath(text.slice(0, i))) throw badLocation(text, `"${displayArg(text.slice(i + 1))}" is not a line number`);
   }
   // A JSON-RPC string id as it is shown (docs/pairing.md, "How ids are shown"): `"9"`.
   if (/^"[A-Za-z0-9_.:-]{1,128}"$/.test(text)) return { kind: 'id', id: text };
@@ -157,6 +166,20 @@ export function parseTarget(text: string, inputs: readonly string[], exists: (p:
     throw new InputUsageError(`trace: ID is neither an existing PATH:LINE nor a valid correlation id${why}; look the call up by PATH:LINE`);
   }
   return { kind: 'id', id: text };
+}
+
+const LINE_RULE = `give PATH:LINE or PATH:LINE#/json/pointer, LINE a whole number from 1 to ${Number.MAX_SAFE_INTEGER}`;
+
+function badLocation(text: string, why: string): InputUsageError {
+  return new InputUsageError(`trace: ${displayArg(text)}: ${why}; ${LINE_RULE}`);
+}
+
+/** The line of a location target: digits, read exactly; 0 and numbers past 2^53 - 1 are refused. */
+function lineNumber(text: string, digits: string): number {
+  const n = Number(digits);
+  if (n === 0) throw badLocation(text, 'line 0: lines count from 1');
+  if (!Number.isSafeInteger(n)) throw badLocation(text, `line ${displayArg(digits)} is too large`);
+  return n;
 }
 
 interface OpenEntry {
@@ -307,7 +330,9 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
 
   let lineReason: string | null = null;
   const otherPointers: string[] = [];
-  const probe: LineProbe | undefined = target.kind === 'location' && targetPointer === undefined ? { path: target.path, line: target.line } : undefined;
+  // A pointer target whose line's call events have no pointer: the line is one record (a JSONL line).
+  let wholeLineEvents = false;
+  const probe: LineProbe | undefined = target.kind === 'location' ? { path: target.path, line: target.line } : undefined;
   // The records of the target's file that start last at or before its line (a line inside one: docs/trace.md).
   let nearLine = -1;
   const nearPointers: string[] = [];
@@ -333,8 +358,10 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
           if (!nearPointers.includes(p) && nearPointers.length < MAX_OPEN_LISTED) nearPointers.push(p);
         }
       }
-      if (targetPointer !== undefined && ev.loc.pointer !== undefined && key(ev.loc) === targetKey && otherPointers.length < MAX_OPEN_LISTED && !otherPointers.includes(ev.loc.pointer))
-        otherPointers.push(ev.loc.pointer);
+      if (targetPointer !== undefined && key(ev.loc) === targetKey) {
+        if (ev.loc.pointer === undefined) wholeLineEvents = true;
+        else if (otherPointers.length < MAX_OPEN_LISTED && !otherPointers.includes(ev.loc.pointer)) otherPointers.push(ev.loc.pointer);
+      }
       const sk = scopeKey(ev.channel, ev.scope);
       let m = open.get(sk);
       if (ev.role === 'request') {
@@ -458,7 +485,8 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
   if (target.kind === 'location' && calls.length === 0) {
     const input = report.inputs.find((i) => path.resolve(i.path) === path.resolve(target.path));
     const profile = input && input.profile !== 'none' ? input.profile : report.run.profile;
-    const w = probe?.at ? undefined : probe?.within;
+    // A pointer names its record itself: the record around the line is not looked for.
+    const w = probe?.at || targetPointer !== undefined ? undefined : probe?.within;
     if (w) {
       // A line inside a document record: the record (or the record inside it) whose lines hold it,
       // traced as its own PATH:LINE[#POINTER] is.
@@ -473,7 +501,7 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
       return out;
     }
     const line =
-      otherPointers.length > 0
+      otherPointers.length > 0 || wholeLineEvents
         ? { state: 'pointer' as const, kind: null, profile, pointers: otherPointers }
         : await describeLine(target.path, target.line, profile, lineReason, probe?.at ?? null, input?.format ?? 'jsonl');
     if (line) out.line = line;

@@ -65,7 +65,9 @@ function lineText(target: TraceReport['target'], l: NonNullable<TraceReport['lin
     case 'repeat':
       return `No call at ${at}: every tool call and result on the line was read before (records.transcript.repeatedHistory, repeatedBlocks): the same call${(l.repeats ?? []).length > 0 ? `; trace it by its id: ${(l.repeats ?? []).map((id) => safeText(id, 130)).join(', ')}` : ''}.`;
     case 'pointer':
-      return `No call at ${at}: the line's call events are at ${(l.pointers ?? []).map((p) => safeText(p, 200)).join(', ')}.`;
+      return (l.pointers ?? []).length > 0
+        ? `No call at ${at}: the line's call events are at ${(l.pointers ?? []).map((p) => safeText(p, 200)).join(', ')}.`
+        : `No call at ${at}: the line is one record, read whole, and its call events have no JSON pointer (a pointer picks one of several records a line holds: a HAR entry, a custom records path); trace ${target.kind === 'location' ? loc({ path: target.path, line: target.line }) : at}.`;
   }
 }
 

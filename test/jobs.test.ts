@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -102,4 +102,31 @@ describe('--jobs', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--jobs/);
   });
+});
+
+describe('pairs --jobs 2 writing to a pipe, a large input then stdin', () => {
+  it('finishes and prints what --jobs 1 prints (the pipe drained between the inputs was waited for forever)', async () => {
+    const dir = tmpDir();
+    const gen = (from: number, n: number) => {
+      const out: string[] = [];
+      for (let i = from; i < from + n; i++) {
+        const s = `s${i}`;
+        out.push(`{"event":"llm:request","session_id":"${s}","request_id":"r${i}","data":{"provider":"p","model":"m","caller":"c${i % 3}","pad":"${'x'.repeat(i % 40)}"}}`);
+        if (i % 3 !== 2) out.push(`{"event":"llm:response","session_id":"${s}","request_id":"r${i}","data":{"provider":"p","model":"m","usage":{"input_tokens":3}}}`);
+      }
+      return out.join('\n'); // no final newline
+    };
+    const big = path.join(dir, 'big_nofinal.jsonl');
+    writeFileSync(big, gen(0, 36_000));
+    // The start of the same capture again, cut mid-line: its calls reuse the first input's ids (found by an adversarial run).
+    const stdin = readFileSync(big).subarray(0, 196_976);
+    expect(readFileSync(big).length).toBeGreaterThan(4 << 20);
+    expect(stdin.length).toBeGreaterThan(64 << 10);
+    const one = await runCli(['pairs', big, '-', '--jobs', '1'], { stdin });
+    const two = await runCli(['pairs', big, '-', '--jobs', '2'], { stdin });
+    expect(one.code).toBe(0);
+    expect(two.code).toBe(0);
+    expect(two.stdout).toBe(one.stdout);
+    expect(one.stdout.split('\n').length).toBeGreaterThan(36_000);
+  }, 30_000);
 });

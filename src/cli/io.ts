@@ -98,8 +98,14 @@ export async function writeText(stream: NodeJS.WritableStream, text: string | It
   if (errored()) await new Promise((r) => setImmediate(r));
 }
 
-/** The stream drained, closed or failed; the listeners are removed again (waited for once per write). */
+/**
+ * The stream drained, closed or failed; the listeners are removed again (waited for once per write).
+ * A stream that has drained already (its 'drain' came while the caller was awaiting something
+ * else: `callpair pairs` between two inputs) is not waited for: that event will not come again.
+ */
 export function drained(stream: NodeJS.WritableStream): Promise<void> {
+  const w = stream as NodeJS.WritableStream & { writableNeedDrain?: boolean; destroyed?: boolean };
+  if (w.writableNeedDrain === false || w.destroyed === true) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       stream.off('drain', done);

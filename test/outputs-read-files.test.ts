@@ -105,14 +105,14 @@ describe('an output inside a directory given as an input is refused, new or not,
     expect((await runCli(['analyze', caps, '-f', 'json', '-o', path.join(shards, 'r.json')])).code).toBe(0);
     const cases: [string[], string][] = [
       [['analyze', 'capdir/', '-o', 'capdir/report.json'], 'capdir/'],
-      [['analyze', 'capdir', '-o', 'capdir/new/deeper/r.md'], 'capdir'],
-      [['analyze', 'capdir', '--report', 'sarif=capdir/r.sarif'], 'capdir'],
+      [['analyze', 'capdir', '-o', 'capdir/new/deeper/r.jsonl.gz'], 'capdir'],
+      [['analyze', 'capdir', '--report', 'sarif=capdir/r.har'], 'capdir'],
       [['analyze', 'capdir', '-o', 'link/r.json'], 'capdir'],
       [['analyze', 'link/', '-o', 'capdir/r.json'], 'link/'],
       [['analyze', 'capdir', '-o', 'elsewhere/../capdir/r.json'], 'capdir'],
       [['compare', 'capdir', '-o', 'capdir/c.json'], 'capdir'],
       [['pairs', 'capdir', '-o', 'capdir/p.ndjson'], 'capdir'],
-      [['trace', 'capdir/a.jsonl:5', 'capdir', '-o', 'capdir/t.txt'], 'capdir'],
+      [['trace', 'capdir/a.jsonl:5', 'capdir', '-o', 'capdir/t.ndjson'], 'capdir'],
       [['analyze', '--profile', 'assay', '--caller', 'capdir', 'capdir/a.jsonl', '-o', 'capdir/r.json'], 'capdir'],
       [['merge', 'shards', '-o', 'shards/merged.json'], 'shards'],
     ];
@@ -128,6 +128,12 @@ describe('an output inside a directory given as an input is refused, new or not,
     expect(readdirSync(caps).sort()).toEqual(['a.jsonl']);
     expect(readdirSync(shards).sort()).toEqual(['r.json']);
     expect(existsSync(path.join(dir, 'elsewhere'))).toBe(false);
+    // A name the directory walk does not read (a Markdown summary, SARIF, JUnit XML) is written there: the next run skips it.
+    for (const [fmt, out] of [['markdown', 'capdir/summary.md'], ['sarif', 'capdir/r.sarif'], ['junit', 'capdir/sub/r.xml']]) {
+      const res = await runCli(['analyze', 'capdir', '-f', fmt!, '-o', out!], { cwd: dir });
+      expect(res.code, out).toBe(0);
+      expect(existsSync(path.join(dir, out!))).toBe(true);
+    }
     // Beside the input directory (a name it prefixes, its parent) is written.
     for (const out of ['capdir2/r.json', 'r.json']) {
       const res = await runCli(['analyze', 'capdir', '-o', out], { cwd: dir });

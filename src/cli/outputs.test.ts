@@ -46,7 +46,7 @@ describe('checkOutputs: a path inside an input directory', () => {
       (e: unknown) => (e instanceof OutputError ? e.message : `not an OutputError: ${String(e)}`),
     );
 
-  it('refuses a new file, a file in folders yet to be made, an existing file of any name, through links', async () => {
+  it('refuses a new file the walk would read, in folders yet to be made, through links', async () => {
     const dir = tmpDir();
     const caps = path.join(dir, 'caps');
     mkdirSync(path.join(caps, 'sub'), { recursive: true });
@@ -54,17 +54,28 @@ describe('checkOutputs: a path inside an input directory', () => {
     symlinkSync(caps, path.join(dir, 'link'));
     symlinkSync(path.join(caps, 'notes.txt'), path.join(dir, 'out-link.json'));
     const msg = (out: string, arg: string) => `--output ${out} is inside the input directory ${arg}: refusing to write where an input is read`;
-    for (const out of ['new.json', 'sub/r.json', 'a/b/c.md', 'notes.txt', '../caps/x.json']) {
+    writeFileSync(path.join(caps, 'old.json'), '{}\n');
+    for (const out of ['new.json', 'sub/r.json', 'a/b/c.jsonl.gz', '../caps/x.JSON', 'h.har', 'n.ndjson']) {
       expect(await refused(path.join(caps, out), { inputs: [caps] }), out).toBe(msg(path.join(caps, out), caps));
     }
     expect(await refused(path.join(dir, 'link', 'r.json'), { inputs: [caps] })).toBe(msg(path.join(dir, 'link', 'r.json'), caps));
     expect(await refused(path.join(caps, 'r.json'), { inputs: [path.join(dir, 'link')] })).toBe(msg(path.join(caps, 'r.json'), path.join(dir, 'link')));
-    // A symlink outside to a file inside (openOutput replaces its target).
-    expect(await refused(path.join(dir, 'out-link.json'), { inputs: [caps] })).toBe(msg(path.join(dir, 'out-link.json'), caps));
+    // A symlink outside to a file inside (openOutput replaces its target): judged by the target's name too.
+    expect(await refused(path.join(dir, 'out-link.json'), { inputs: [caps] })).toBeNull(); // notes.txt: the walk skips it
+    symlinkSync(path.join(caps, 'sub'), path.join(dir, 'sublink'));
+    expect(await refused(path.join(dir, 'sublink', 'r.ndjson'), { inputs: [caps] })).toBe(msg(path.join(dir, 'sublink', 'r.ndjson'), caps));
     // A directory among --caller, --upstream or the other files read (merge's report folders).
     expect(await refused(path.join(caps, 'r.json'), { inputs: [], caller: [caps] })).not.toBeNull();
     expect(await refused(path.join(caps, 'r.json'), { inputs: [], upstream: [caps] })).not.toBeNull();
     expect(await refused(path.join(caps, 'r.json'), { inputs: [], others: [caps] })).not.toBeNull();
+  });
+
+  it('writes a name the directory walk does not read (a report.md, .sarif, .xml, .txt) inside it', async () => {
+    const dir = tmpDir();
+    const caps = path.join(dir, 'caps');
+    mkdirSync(caps);
+    writeFileSync(path.join(caps, 'notes.txt'), 'not a capture\n');
+    for (const out of ['r.md', 'r.sarif', 'sub/r.junit.xml', 'notes.txt', 'r.json.txt']) expect(await refused(path.join(caps, out), { inputs: [caps] }), out).toBeNull();
   });
 
   it('writes beside it: a folder its name prefixes, its parent, when no directory is an input', async () => {

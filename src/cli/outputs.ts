@@ -17,7 +17,7 @@ import { mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
 import path from 'node:path';
 import { crypto } from '../builtins.js';
-import { displayName, fileId, rawArgument, resolveSources, type Source } from '../input/sources.js';
+import { displayName, fileId, isCaptureName, rawArgument, resolveSources, type Source } from '../input/sources.js';
 import { displayArg, pendingTemps, trackTemp, writeText } from './io.js';
 import { blockingOpen } from '../input/blocking.js';
 import { profileNames } from '../profiles/index.js';
@@ -226,7 +226,8 @@ export async function checkOutputs(
     }
     if (dirs.length > 0) {
       const where = await outputLocations(o.file);
-      const dir = dirs.find((d) => where.some((w) => isInside(w, d.real)));
+      // Only a name the directory walk reads (*.jsonl, *.json, …): a report.md or .sarif there is skipped by the next run, never read.
+      const dir = dirs.find((d) => where.some((w) => isInside(w, d.real) && isCaptureName(path.posix.basename(w))));
       if (dir) throw new OutputError(`${o.flag}${shownArg(o.file)} is inside the input directory ${shownArg(dir.arg)}: refusing to write where an input is read`);
     }
     const key = s && s.isFile() ? idOf(s) : path.resolve(o.file);

@@ -16,19 +16,29 @@ describe('assay edge shapes', () => {
   it('an upstream log with no JSON-RPC message gets UNMATCHED_INPUT, not a false delivery warning, and the audit is unverified', async () => {
     const plain = path.join(tmpDir(), 'upstream.log');
     writeFileSync(plain, 'tools/call github.create_deploy_key\ntools/call misc.send_report\n');
-    const r = await analyze({
-      inputs: [fixture('assay/run-ids.decisions.ndjson')],
-      caller: [fixture('assay/run-ids.caller.jsonl')],
-      upstream: [plain],
-      profile: 'assay',
-    });
-    expect(r.channels.map((c) => c.channel)).toEqual(['decision']);
-    expect(r.findingCounts).toEqual({ UNMATCHED_INPUT: 1, DELIVERY_UNVERIFIED: 1 });
-    const unmatched = r.findings.find((f) => f.code === 'UNMATCHED_INPUT')!;
-    expect(unmatched).toMatchObject({ data: { role: 'upstream', reason: 'no-json-rpc', path: plain } });
-    expect(unmatched.message).toBe(`--upstream ${plain} holds no JSON-RPC message: it says nothing about what the upstream received`);
-    // The side the delivery audit needs is missing: the default gate does not pass.
-    expect(r.findings.find((f) => f.code === 'DELIVERY_UNVERIFIED')).toMatchObject({ severity: 'error', data: { cause: 'no-json-rpc', path: plain, reason: 'upstream' } });
-    expect(r.gate.passed).toBe(false);
+    for (const validateAll of [false, true]) {
+      const r = await analyze({
+        inputs: [fixture('assay/run-ids.decisions.ndjson')],
+        caller: [fixture('assay/run-ids.caller.jsonl')],
+        upstream: [plain],
+        profile: 'assay',
+        validateAll,
+      });
+      expect(r.channels.map((c) => c.channel)).toEqual(['decision']);
+      // Lines that mention tools/call are read, in every mode (docs/assay.md, `wrapped`): these are
+      // no JSON, so each is a MALFORMED_LINE and a line the audit could not read.
+      expect(r.findingCounts).toEqual({ MALFORMED_LINE: 2, UNMATCHED_INPUT: 1, DELIVERY_UNVERIFIED: 2 });
+      const unmatched = r.findings.find((f) => f.code === 'UNMATCHED_INPUT')!;
+      expect(unmatched).toMatchObject({ data: { role: 'upstream', reason: 'no-json-rpc', path: plain } });
+      expect(unmatched.message).toBe(`--upstream ${plain} holds no JSON-RPC message: it says nothing about what the upstream received`);
+      // The side the delivery audit needs is missing: the default gate does not pass.
+      const unv = r.findings.filter((f) => f.code === 'DELIVERY_UNVERIFIED');
+      expect(unv.map((f) => f.data)).toEqual([
+        { cause: 'unread-line', count: 2, path: plain, reason: 'invalid-json' },
+        { cause: 'no-json-rpc', count: 1, path: plain, reason: 'upstream' },
+      ]);
+      for (const f of unv) expect(f.severity).toBe('error');
+      expect(r.gate.passed).toBe(false);
+    }
   });
 });

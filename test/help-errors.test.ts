@@ -54,6 +54,24 @@ describe('did you mean', () => {
     expect(oneLine(r.stderr)).toEqual([expect.stringContaining('unknown option --max-orphan-request (did you mean --max-orphan-requests?)')]);
   });
 
+  it('a short option is named as typed, -x, not --x', async () => {
+    const r = await runCli(['pairs', SEED, '-x']);
+    expect(r.code).toBe(2);
+    expect(oneLine(r.stderr)).toEqual([expect.stringMatching(/unknown option -x\b/)]);
+  });
+
+  it('merge takes -f json (its only format) and names render for the others', async () => {
+    const dir = tmpDir();
+    const rep = path.join(dir, 'r.json');
+    expect((await runCli(['analyze', SEED, '-f', 'json', '-o', rep])).code).toBe(0);
+    const ok = await runCli(['merge', rep, '-f', 'json']);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ schema: 'callpair.report.v1' });
+    const md = await runCli(['merge', rep, '-f', 'markdown']);
+    expect(md.code).toBe(2);
+    expect(oneLine(md.stderr)).toEqual([expect.stringContaining('--format: "markdown" is not one of json')]);
+  });
+
   it('a value, in one line', async () => {
     const r = await runCli(['analyze', SEED, '--format', 'jsn']);
     expect(r.code).toBe(2);

@@ -26,6 +26,7 @@ export const mergeCommand: CommandModule = {
     y
       .positional('reports', { type: 'string', array: true, describe: 'callpair.report.v1 files (analyze -f json), or directories of them' })
       .option('output', { alias: 'o', type: 'string', describe: 'write the merged report to FILE instead of stdout' })
+      .option('format', { alias: 'f', type: 'string', choices: ['json'], default: 'json', describe: 'the merged report is JSON (callpair.report.v1); render it in any other format with `callpair render`' })
       .example('$0 merge shards/ -o merged.json', 'every *.json report in the folder, into the report of one run')
       .example('$0 merge a.json b.json -o m.json && $0 render m.json -f markdown', 'merge, then render in any format')
       .epilog(`The merged report's gate is evaluated with the shards' gate options (run.gate).\n${EXIT_CODES}`),

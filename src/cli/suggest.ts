@@ -45,8 +45,13 @@ export function usageLine(msg: string, ctx: { commands: readonly string[]; optio
     const camel = (a: string) => a.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
     const args = all.filter((a) => !(/[A-Z]/.test(a) && all.some((b) => b !== a && camel(b) === a)));
     if (!ctx.commandGiven) return `unknown command "${args[0]}"${hint(didYouMean(args[0]!, ctx.commands))}; commands: ${ctx.commands.join(', ')}`;
+    // One letter is a short option (`-f`), as it was typed; a suggestion gets its own dashes.
+    const dashed = (o: string) => (o.length === 1 ? `-${o}` : `--${o}`);
     return args
-      .map((a) => `unknown ${a.length > 0 ? `option --${a}` : 'option'}${hint(didYouMean(a, ctx.options), '--')}`)
+      .map((a) => {
+        const s = didYouMean(a, ctx.options);
+        return `unknown ${a.length > 0 ? `option ${dashed(a)}` : 'option'}${s ? ` (did you mean ${dashed(s)}?)` : ''}`;
+      })
       .join('; ');
   }
   const choice = /Argument: ([^,]+), Given: "([^"]*)", Choices: (.+)$/m.exec(msg);

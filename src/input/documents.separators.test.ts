@@ -84,3 +84,30 @@ describe('the separators of a top-level array', () => {
     );
   });
 });
+
+describe('what follows the top-level array', () => {
+  it.each([
+    ['[{"a":1}][{"a":2}]\n', 1, 2, []],
+    ['[{"a":1}]\n[{"a":2},{"a":3}]\n', 2, 3, []],
+    ['[{"a":1}]{"a":2}\n', 1, 2, []],
+    ['[{"a":1},{"a":2}]\n x\n', 2, 2, [-2]],
+    ['[{"a":1}]\n[{"a":2} {"a":3}]\n', 2, 3, []],
+  ])('%j: every record read, one DOCUMENT_UNVERIFIED trailing at line %i counting them all', (text, line, n, bad) => {
+    for (const sz of [[], [1], [3, 1, 2]]) {
+      const out = run(text, sz);
+      expect(out.records.length).toBe(n);
+      expect(out.unverified).toEqual([[line, 'trailing', n]]);
+      expect(out.bad).toEqual(bad);
+    }
+  });
+
+  it.each(['[{"a":1}]\n\n  \n', '[{"a":1}]'])('%j: blanks only, nothing unverified', (text) => {
+    expect(run(text).unverified).toEqual([]);
+  });
+
+  it('objects one after another (no array) are a stream of records, as before: nothing unverified', () => {
+    const out = run('{"a":1}{"a":2}\n{\n"a":3}\n');
+    expect(out.records).toEqual([{ a: 1 }, { a: 2 }, { a: 3 }]);
+    expect(out.unverified).toEqual([]);
+  });
+});

@@ -259,6 +259,15 @@ export class DocumentReader {
   private outerSep: 0 | 1 | 2 = 0;
   /** Records parsed before the top-level array opened. */
   private outerParsed = 0;
+  /** Records parsed before the first top-level array opened (-1: none has opened yet). */
+  private firstParsed = -1;
+  /** The first top-level array has closed. */
+  private arrayClosed = false;
+  /**
+   * Where the first value after the closed top-level array starts (`[a][b]`, `[a]{b}`, `[a] x`):
+   * `JSON.parse` rejects the file, so every record read from it is kept, not verified (docs/inputs.md).
+   */
+  private trailing = 0;
   /**
    * The first place the top-level array is no JSON between its elements (two elements with no comma
    * between them, a comma after `[` or after a comma, `]` after a comma): `JSON.parse` rejects the
@@ -463,7 +472,9 @@ export class DocumentReader {
         this.recovering = false;
       }
       if (this.arrayMode === null) this.arrayMode = c === LBRACK;
+      if (this.arrayMode && this.arrayClosed && !this.outer && this.trailing === 0) this.trailing = this.line;
       if (this.arrayMode && !this.outer && c === LBRACK) {
+        if (this.firstParsed < 0) this.firstParsed = this.ledger.parsed;
         this.outer = true;
         this.outerSep = 0;
         this.outerParsed = this.ledger.parsed;
@@ -480,6 +491,7 @@ export class DocumentReader {
       if (this.outer && c === RBRACK) {
         if (this.outerSep === 2) this.badSeparator();
         this.closeOuter();
+        this.arrayClosed = true;
         i++;
         continue;
       }
@@ -564,6 +576,11 @@ export class DocumentReader {
       this.broken = null;
       this.unverified(b.line, b.reason, this.ledger.parsed - b.parsed);
     }
+    if (this.trailing > 0) {
+      const line = this.trailing;
+      this.trailing = 0;
+      this.unverified(line, 'trailing', this.ledger.parsed - Math.max(0, this.firstParsed));
+    }
   }
 
   /** The top-level array is no JSON between its elements here (the first place is reported). */
@@ -574,7 +591,8 @@ export class DocumentReader {
   /** The top-level array ends (its `]`, or the input ends inside it): unverified if its separators were no JSON. */
   private closeOuter(): void {
     this.outer = false;
-    if (this.outerBad > 0) this.unverified(this.outerBad, 'separator', this.ledger.parsed - this.outerParsed);
+    // After the first array, the trailing finding covers every record (a second one would count them twice).
+    if (this.outerBad > 0 && this.trailing === 0) this.unverified(this.outerBad, 'separator', this.ledger.parsed - this.outerParsed);
     this.outerBad = 0;
   }
 

@@ -31,7 +31,7 @@ export function addLineCounts(into: LineCounts, d: Readonly<LineCounts>): void {
 
 import { isAscii } from 'node:buffer';
 import type { KeepFunction, KeepTree } from '../profiles/keep.js';
-import { FALLBACK, LineClassifier, PARSE, SKIP, type SourceRule } from './classify.js';
+import { FALLBACK, LineClassifier, mentionsLoosely, PARSE, SKIP, type SourceRule } from './classify.js';
 import { ByteSample, ChunkSearch, escapePatterns, probeFor, repeatedKey } from './exact.js';
 
 export interface LineSink {
@@ -74,7 +74,7 @@ export interface LineSink {
 }
 
 /** Why a JSON document's records are not JSON.parse's (DOCUMENT_UNVERIFIED, docs/report.md). */
-export type UnverifiedReason = 'invalid-json' | 'truncated' | 'skeleton-over-limit' | 'element-over-limit' | 'separator';
+export type UnverifiedReason = 'invalid-json' | 'truncated' | 'skeleton-over-limit' | 'element-over-limit' | 'separator' | 'trailing';
 
 export interface LineReaderOptions {
   needles: readonly Buffer[];
@@ -371,6 +371,8 @@ export class LineEvaluator {
   private readonly escapes: ChunkSearch;
   /** The classifier's wanted keys, searched again after a SKIP verdict. */
   private readonly keysAgain: ChunkSearch;
+  /** Texts the rules of this source want read wherever a line mentions one (ClassifyRule.mention). */
+  private readonly mentions: Buffer[];
   /** Per profile declaring `unique` keys: its tree, and the needles that make a line one to check. */
   private readonly unique: Array<{ profile: string; keys: KeepTree; needles: ChunkSearch; foldCase: boolean }>;
 
@@ -395,6 +397,7 @@ export class LineEvaluator {
     this.escapes = new ChunkSearch(escapePatterns(strings));
     this.keysAgain = new ChunkSearch(this.cls ? this.cls.keyTokens() : [], true);
     this.absentFallsBack = this.cls !== null && this.cls.absentVerdict() === FALLBACK;
+    this.mentions = rules.flatMap((r) => (r.mention !== undefined && !r.unknown ? [Buffer.from(r.mention, 'latin1')] : []));
     this.unique = rules.flatMap((r) =>
       r.unique && !r.unknown ? [{ profile: r.profile, keys: r.unique.keys, needles: new ChunkSearch(r.unique.needles.map((n) => Buffer.from(n, 'utf8'))), foldCase: r.unique.foldCase === true }] : [],
     );
@@ -444,6 +447,8 @@ export class LineEvaluator {
         // A line a profile checks for repeated keys is checked in every mode.
       } else if (v === SKIP && this.keysAgain.has(buf, this.cls!.decidedAt, e, inChunk) && this.needle(buf, s, e, inChunk)) {
         // The wanted key may come again after the one that decided: JSON.parse reads the last one.
+      } else if (this.mentions.length > 0 && this.mentions.some((m) => mentionsLoosely(buf, s, e, m))) {
+        // A profile checks every line that mentions its text (a call inside an envelope).
       } else return this.skipped(buf, s, e, n, terminated, bytes);
     }
     const raw = buf.subarray(s, e);

@@ -11,6 +11,7 @@ import { finding } from '../report/findings.js';
 import { crypto } from '../builtins.js';
 import { clipOrNull, clipText, MAX_KEPT_TEXT } from './clip.js';
 import { checkCorrelationId, isSafeId, MAX_ID_LENGTH, sha256Prefix } from './ids.js';
+import { LAST_TIME_MS } from './time.js';
 
 /** The caller of a request whose record states none: the main agent. */
 export const DEFAULT_CALLER = 'main';
@@ -122,7 +123,7 @@ function clipSig(sig: readonly (string | null)[]): (string | null)[] {
  * span, a token count an integer-safe count. Sums of in-range values stay finite.
  */
 export const NUMBER_RANGES = {
-  time: { min: -62_167_219_200_000, max: 253_402_300_799_999 },
+  time: { min: -62_167_219_200_000, max: LAST_TIME_MS },
   duration: { min: -315_569_520_000_000, max: 315_569_520_000_000 },
   count: { min: 0, max: Number.MAX_SAFE_INTEGER },
 } as const;

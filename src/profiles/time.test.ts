@@ -42,7 +42,7 @@ describe('parseTime', () => {
   });
   it('reads the years 0000–0099 as themselves, never as 1900–1999 (docs/design.md §2)', () => {
     expect(parseTime('0000-01-01T00:00:00Z')).toBe(NUMBER_RANGES.time.min);
-    expect(parseTime('9999-12-31T23:59:59.999Z')).toBe(NUMBER_RANGES.time.max);
+    expect(parseTime('9999-12-31T23:59:59.999Z')).toBe(Math.floor(NUMBER_RANGES.time.max));
     expect(new Date(parseTime('0050-03-01T12:00:00Z')!).toISOString()).toBe('0050-03-01T12:00:00.000Z');
     expect(new Date(parseTime('0099-12-31T23:59:59+00:00')!).getUTCFullYear()).toBe(99);
     expect(parseTimeRegex('0050-03-01T12:00:00Z')).toBe(parseTime('0050-03-01T12:00:00Z'));
@@ -62,5 +62,21 @@ describe('parseTime', () => {
     expect(parseTime('0000-02-29T00:00:00Z')).not.toBeNull();
     expect(parseTime('2016-12-31T23:59:60Z')).toBe(Date.UTC(2017, 0, 1));
     expect(parseTime('2026-01-01T00:00:00+23:59')).toBe(Date.UTC(2026, 0, 1) - (23 * 60 + 59) * 60_000);
+  });
+});
+
+describe('the last microseconds of year 9999', () => {
+  it('stay in year 9999 (a double holds 1/32 ms there): the top of the time range, not OUT_OF_RANGE', async () => {
+    const { LAST_TIME_MS } = await import('./time.js');
+    const { NUMBER_RANGES } = await import('./event.js');
+    for (const v of ['9999-12-31T23:59:59.999999Z', '9999-12-31T23:59:59.999999999Z', '9999-12-31 23:59:59,9999999Z', '9999-12-31T22:59:59.9999999-01:00']) {
+      expect(parseTime(v)).toBe(LAST_TIME_MS);
+      expect(parseTimeRegex(v)).toBe(LAST_TIME_MS);
+    }
+    expect(parseTime('9999-12-31T23:59:59.5Z')).toBe(Date.UTC(9999, 11, 31, 23, 59, 59) + 500);
+    expect(parseTime('9999-12-31T23:59:59.5Z')! <= NUMBER_RANGES.time.max).toBe(true);
+    expect(LAST_TIME_MS).toBe(NUMBER_RANGES.time.max);
+    // Past the end by an offset: year 10000 in UTC, out of range as before.
+    expect(parseTime('9999-12-31T23:59:59.5-01:00')! > NUMBER_RANGES.time.max).toBe(true);
   });
 });

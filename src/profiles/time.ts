@@ -39,6 +39,22 @@ function d2(v: string, i: number): number {
   return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
 }
 
+/**
+ * The last time of year 9999 a double holds: 10000-01-01T00:00:00Z less one step (1/32 ms at that
+ * size). The top of the time range (docs/design.md §2).
+ */
+export const LAST_TIME_MS = 253_402_300_800_000 - 2 ** -5;
+
+/**
+ * A time of whole milliseconds `whole` plus the fraction `frac` (< 1 ms), in one rounding. Past
+ * year 6429 a double holds 1/32 ms, so `.999999` of the last millisecond of year 9999 would round
+ * into year 10000: it is the last time a double holds in year 9999 instead.
+ */
+function plusFraction(whole: number, frac: number): number {
+  const t = whole + frac;
+  return t > LAST_TIME_MS && whole < LAST_TIME_MS ? LAST_TIME_MS : t;
+}
+
 /** 10^n, n ≤ 9: exact doubles. */
 const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
 
@@ -101,7 +117,7 @@ function fast(v: string): number | null | undefined {
     lastKey = key;
   }
   if (lastMinute === null) return null;
-  return lastMinute + se * 1000 + frac - off;
+  return plusFraction(lastMinute + se * 1000 - off, frac);
 }
 
 export function parseTime(v: unknown): number | null {
@@ -125,5 +141,5 @@ export function parseTimeRegex(v: string): number | null {
     const digits = z.slice(1).replace(':', '');
     off = offsetMs(z[0] === '-' ? -1 : 1, Number(digits.slice(0, 2)), Number(digits.slice(2, 4)));
   }
-  return off === null ? null : ms + frac - off;
+  return off === null ? null : plusFraction(ms - off, frac);
 }

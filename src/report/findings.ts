@@ -125,7 +125,7 @@ export interface FindingDataMap {
    * `records` were read from it. Also any document whose top-level array is no JSON between its
    * elements (`separator`: a missing comma, a comma after `[`, after a comma or before `]`).
    */
-  DOCUMENT_UNVERIFIED: { reason: 'invalid-json' | 'truncated' | 'skeleton-over-limit' | 'element-over-limit' | 'separator'; records: number; limit: number };
+  DOCUMENT_UNVERIFIED: { reason: 'invalid-json' | 'truncated' | 'skeleton-over-limit' | 'element-over-limit' | 'separator' | 'trailing'; records: number; limit: number };
   /** `kind: 'malformed'`: a field has the wrong JSON type; otherwise the record contradicts itself or its vocabulary. */
   INCONSISTENT_RECORD: { problems: string[]; kind?: 'inconsistent' | 'malformed' };
   /** `id`: the engine key the arrival and the deny record share (a correlation id, or `jsonrpc:…`); `deny`: where the deny record is. */

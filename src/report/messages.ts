@@ -102,6 +102,8 @@ export function findingMessage(f: Finding): string {
     case 'DOCUMENT_UNVERIFIED':
       if (f.data.reason === 'separator')
         return `document's top-level array is not valid JSON between its elements (a missing comma, or a comma after \`[\`, after a comma or before \`]\`): JSON.parse would read no record from it; the ${f.data.records} record(s) read from the array are not verified`;
+      if (f.data.reason === 'trailing')
+        return `document's top-level array is followed by more than blanks (another array, a record, other bytes): JSON.parse would read no record from the file; the ${f.data.records} record(s) read from it are not verified`;
       if (f.data.reason === 'element-over-limit')
         return `document read element by element holds an element over ${f.data.limit} bytes, skipped unread, so whether the document is valid JSON is not known; the ${f.data.records} record(s) read from it are not verified`;
       return f.data.reason === 'skeleton-over-limit'

@@ -207,7 +207,7 @@ const DATA: Record<FindingCode, Check> = {
   INPUT_ERROR: obj({ error: str, byteOffset: nullable(uint) }, { path: str }),
   UNSUPPORTED_SCHEMA: obj({ schema: str }),
   DUPLICATE_KEY: obj({ key: str }, { document: oneOf(['split']) }),
-  DOCUMENT_UNVERIFIED: obj({ reason: oneOf(['invalid-json', 'truncated', 'skeleton-over-limit', 'element-over-limit', 'separator']), records: uint, limit: uint }),
+  DOCUMENT_UNVERIFIED: obj({ reason: oneOf(['invalid-json', 'truncated', 'skeleton-over-limit', 'element-over-limit', 'separator', 'trailing']), records: uint, limit: uint }),
   INCONSISTENT_RECORD: obj({ problems: arr(str) }, { kind: oneOf(['inconsistent', 'malformed']) }),
   DENIED_BUT_DELIVERED: obj(
     { tool: nullable(str), id: nullable(str) },

@@ -2,6 +2,7 @@
  * The JSON-RPC logs around the decisions: the caller's sent `tools/call` lines (requests of
  * `decision`) and the upstream's received ones (terminals of `delivery`).
  */
+import { mentionsLoosely } from '../../input/classify.js';
 import { foldKey } from '../../input/exact.js';
 import type { Loc } from '../../model.js';
 import { finding } from '../../report/findings.js';
@@ -96,15 +97,44 @@ function holdsToolsCall(value: unknown): boolean {
   return false;
 }
 
+/** The keys of a JSON-RPC response: a line holding only these is the reply it says it is. */
+const RESPONSE_KEYS = new Set(['jsonrpc', 'id', 'result', 'error']);
+
 /**
- * An upstream line that is no JSON-RPC message of its own (no `method`) yet holds a `tools/call`
- * somewhere inside: a logger's envelope around an arrival. The line was read through the profile's
- * `keep` (which drops the envelope), so it is read again whole, from its bytes when the reader has
- * them (a JSON document's element is already whole).
+ * Is this line a JSON-RPC message of its own, read as what it says it is: a request or
+ * notification (a `jsonrpc` key and a string `method`), or a response (a `jsonrpc` key, an `id`,
+ * a `result` or an `error`, and no other key). What such a message carries (a tool's output that
+ * quotes `tools/call`, a log notification) is no delivery.
+ */
+function ownMessage(obj: Record<string, unknown>): boolean {
+  const has = (k: string) => Object.prototype.hasOwnProperty.call(obj, k);
+  if (!has('jsonrpc')) return false;
+  if (has('method')) return typeof obj.method === 'string';
+  if (!has('id') || !(has('result') || has('error'))) return false;
+  for (const k of Object.keys(obj)) if (!RESPONSE_KEYS.has(k)) return false;
+  return true;
+}
+
+/**
+ * A caller or upstream line that is no JSON-RPC message of its own (`ownMessage`) yet mentions
+ * `tools/call` somewhere inside: a logger's envelope around a call (`{"direction":"received",
+ * "message":{…}}`, an HTTP record `{"method":"POST","body":{…}}`, a message kept as a JSON string
+ * or as free text). The line was read through the profile's `keep` (which drops the envelope), so
+ * it is read again whole, from its bytes when the reader has them (a JSON document's element is
+ * already whole). The reader parses every line that may mention tools/call (classify.ts
+ * `mentionsLoosely`), so this sees the same lines with and without --validate-all.
  */
 function wrapsToolsCall(obj: Record<string, unknown>, raw: Buffer | null): boolean {
-  return !Object.prototype.hasOwnProperty.call(obj, 'method') && holdsToolsCall(whole(obj, raw));
+  if (toolsCallString(obj.method)) return false;
+  // Most lines mention no tools/call: their bytes say so without a second parse.
+  if (raw !== null && !raw.includes(UNICODE_ESCAPE) && !mentionsLoosely(raw, 0, raw.length, TOOLS_CALL)) return false;
+  const w = whole(obj, raw);
+  const o = asObject(w);
+  return !(o !== null && ownMessage(o)) && holdsToolsCall(w);
 }
+
+const TOOLS_CALL = Buffer.from('tools/call', 'latin1');
+const UNICODE_ESCAPE = Buffer.from('\\u', 'latin1');
 
 /** A record read whole: from its bytes when the reader has them (it was read through `keep`), else as given (a JSON document's element is whole). */
 function whole(value: unknown, raw: Buffer | null): unknown {

@@ -142,6 +142,40 @@ describe('an arrival line not read makes the audit unverified', () => {
     }
   });
 
+  /** A call with no `_meta` (so no `"assay.` in its bytes), as the adversary wrote it. */
+  const bare = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{}}}';
+  it.each([
+    ['kept as a JSON string', JSON.stringify({ line: bare })],
+    ['in upper case', `{"received":${bare.replace('tools/call', 'TOOLS/CALL')}}`],
+    ['padded', `{"received":${bare.replace('"tools/call"', '" tools/call "')}}`],
+    ['as free text', JSON.stringify({ ts: 'x', msg: 'received tools/call name=t id=1' })],
+    ['split by blanks and an escaped slash', JSON.stringify({ msg: 'Tools \t/ call' }).replace('/', '\\/')],
+    ['under an HTTP method of its own', `{"method":"POST","path":"/mcp","body":${bare}}`],
+    ['under a method that is no string', `{"method":null,"body":${bare}}`],
+    ['under a method, with no jsonrpc key', `{"method":"log","params":{"message":${bare}}}`],
+    ['in a reply with a key no reply has', `{"jsonrpc":"2.0","id":2,"result":{},"forwarded":${bare}}`],
+  ])('a call %s on the upstream or caller log: wrapped, the same with --validate-all and --jobs 2', async (_name, line) => {
+    for (const opts of [{}, { validateAll: true }, { jobs: 2 }]) {
+      const up = await audit([deny('t')], null, [INIT, line], opts);
+      failsClosed(up.r, 'unread-line');
+      expect(unverified(up.r).find((f) => (f.data as { cause: string }).cause === 'unread-line')!).toMatchObject({ data: { reason: 'wrapped' } });
+      const caller = await audit([deny('t')], [INIT, line], [INIT], opts);
+      expect(unverified(caller.r).find((f) => (f.data as { cause: string }).cause === 'unread-line')!.locations.map(base)).toEqual(['c.jsonl:2']);
+    }
+  });
+
+  it.each([
+    ['a reply whose text quotes tools/call', '{"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"text","text":"I ran tools/call for you"}]}}'],
+    ['an error reply naming tools/call', '{"jsonrpc":"2.0","id":9,"error":{"code":-32601,"message":"tools/call failed"}}'],
+    ['a log notification quoting tools/call', '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"tools/call t"}}'],
+  ])('%s is a JSON-RPC message of its own, no envelope: nothing unread, with or without --validate-all', async (_name, line) => {
+    for (const opts of [{}, { validateAll: true }]) {
+      const { r } = await audit([allow('t', 'c1')], null, [INIT, line, call(1, 't', 'c1')], opts);
+      expect(causes(r)).toEqual([]);
+      expect(r.gate.passed).toBe(true);
+    }
+  });
+
   it('a call inside an envelope on the caller log: DELIVERY_UNVERIFIED unread-line (wrapped) at that line', async () => {
     const { r } = await audit([deny('t', 'c1')], [INIT, `{"direction":"sent","message":${call(1, 't', 'c1')}}`], [INIT]);
     failsClosed(r, 'unread-line');

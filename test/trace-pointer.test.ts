@@ -30,6 +30,17 @@ describe('records that share a line', () => {
     expect((await runCli([...args, '-f', 'html'])).stdout).toContain(`${at}#/message/content/0`);
   });
 
+  it('a pointer with control characters is echoed with them escaped (\\x1b), not dropped, in the table and Markdown', async () => {
+    const file = oneLineHar();
+    const target = `${file}:1#/log/ent\u001b[31mries\u0007/9`;
+    const table = await runCli(['trace', target, '--profile', 'har']);
+    expect(table.stdout).toContain(`No call at ${file}:1#/log/ent\\x1b[31mries\\x07/9:`);
+    expect(table.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+    const md = await runCli(['trace', target, '--profile', 'har', '-f', 'markdown']);
+    expect(md.stdout).toContain('ent\\\\x1b\\[31mries\\\\x07/9');
+    expect(md.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+  });
+
   it('trace PATH:LINE#POINTER picks one record of the line; PATH:LINE takes them all', async () => {
     const file = oneLineHar();
     const one = JSON.parse((await runCli(['trace', `${file}:1#/log/entries/1`, '--profile', 'har', '-f', 'json'])).stdout);

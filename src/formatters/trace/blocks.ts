@@ -4,7 +4,7 @@
  */
 import type { TraceCall, TraceEvent, TraceReport, TraceShadow } from '../../trace/trace.js';
 import type { Block } from '../compare/blocks.js';
-import { loc, safeText } from '../safe.js';
+import { loc, oneLine, safeText } from '../safe.js';
 import { msText } from '../present.js';
 
 export type { Block };
@@ -28,8 +28,9 @@ function shadowText(name: string, s: TraceShadow | null, call: TraceCall): strin
   return `${name} would take ${loc(s.request)} (${safeText(s.request.caller, 40)})${verdict ? ` — ${verdict}` : ''}`;
 }
 
+/** The target as the user typed it: its control characters shown as escapes (`\x1b`), not dropped, so it reads as what was given. */
 function targetText(t: TraceReport['target']): string {
-  return t.kind === 'id' ? `id ${safeText(t.id, 130)}` : `${loc(t)}`;
+  return t.kind === 'id' ? `id ${oneLine(t.id, 130)}` : `${oneLine(t.path, 400)}:${t.line}${t.pointer ? `#${oneLine(t.pointer, 200)}` : ''}`;
 }
 
 function malformedText(l: NonNullable<TraceReport['line']>): string {

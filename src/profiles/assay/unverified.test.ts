@@ -167,6 +167,8 @@ describe('an arrival line not read makes the audit unverified', () => {
   it.each([
     ['a reply whose text quotes tools/call', '{"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"text","text":"I ran tools/call for you"}]}}'],
     ['an error reply naming tools/call', '{"jsonrpc":"2.0","id":9,"error":{"code":-32601,"message":"tools/call failed"}}'],
+    // The enforcing proxy's own denial reply (docs/assay.md), as a log of both directions holds it.
+    ['the proxy’s denial reply', '{"jsonrpc":"2.0","id":9,"error":{"code":-31999,"message":"tools/call denied by enforcing proxy: no_declared_allowance","data":{"origin":"assay-proxy","reason":"no_declared_allowance"}}}'],
     ['a log notification quoting tools/call', '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"tools/call t"}}'],
   ])('%s is a JSON-RPC message of its own, no envelope: nothing unread, with or without --validate-all', async (_name, line) => {
     for (const opts of [{}, { validateAll: true }]) {

@@ -52,7 +52,7 @@ describe('the fitting helpers', () => {
     const rows = [['a', 'some/long/path.jsonl:1', 'x'.repeat(100)]];
     const t = fittedTable(head, rows, chalk, { width: 60, drop: [1] });
     expect(t.split('\n')[1]).not.toContain('where');
-    expect(t).toContain('(1 column(s) hidden to fit: where; --wide shows them)');
+    expect(t).toContain('(1 column(s) hidden above to fit: where; --wide shows them)');
     expect(longest(t)).toBeLessThanOrEqual(60);
     expect(t).toContain(CUT);
     // Without a width: as wide as the content.
@@ -176,7 +176,7 @@ describe('fittedTable by importance', () => {
     expect(narrow).not.toContain('denied call');
     expect(narrow).toContain('error');
     expect(narrow).toMatch(/upstream\.jsonl:6/);
-    expect(narrow).toContain('(1 column(s) hidden to fit: message; --wide shows them)');
+    expect(narrow).toContain('(1 column(s) hidden above to fit: message; --wide shows them)');
   });
 
   it('an id column is cut in the middle, never below the width that keeps its ids apart', () => {

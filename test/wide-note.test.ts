@@ -9,13 +9,13 @@ import { table } from '../src/formatters/table.js';
 import { fixture, runCli } from './helpers.js';
 
 const chalk = new Chalk({ level: 0 });
-const NOTE = /\(\d+ column\(s\) hidden to fit: [^;]+; --wide shows them\)/g;
+const NOTE = /\(\d+ column\(s\) hidden above to fit: [^;]+; --wide shows them\)/g;
 
 /** How many notes, the line the note starts on, and the last table's bottom border line (a note wraps to the width). */
 function placement(out: string) {
   const lines = out.split('\n');
   const unwrapped = out.replace(/\n {2}/g, ' ');
-  return { notes: (unwrapped.match(NOTE) ?? []).length, note: lines.findIndex((l) => l.includes('column(s) hidden to fit')), lastTable: lines.map((l) => l.startsWith('└')).lastIndexOf(true) };
+  return { notes: (unwrapped.match(NOTE) ?? []).length, note: lines.findIndex((l) => l.includes('column(s) hidden above to fit')), lastTable: lines.map((l) => l.startsWith('└')).lastIndexOf(true) };
 }
 
 describe('one --wide note per terminal output', () => {
@@ -25,7 +25,7 @@ describe('one --wide note per terminal output', () => {
     const p = placement(narrow);
     expect(p.notes).toBe(1);
     expect(p.note).toBe(p.lastTable + 1);
-    const names = narrow.replace(/\n {2}/g, ' ').match(/hidden to fit: ([^;]+);/)![1]!.split(', ');
+    const names = narrow.replace(/\n {2}/g, ' ').match(/hidden above to fit: ([^;]+);/)![1]!.split(', ');
     expect(new Set(names).size).toBe(names.length);
     expect(narrow.match(/\((\d+) column/)![1]).toBe(String(names.length));
     expect(table.render(report, { chalk, cwd: process.cwd() })).not.toContain('--wide');

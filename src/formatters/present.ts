@@ -108,7 +108,7 @@ export interface FitOptions {
 /** The one `--wide` note of an output: the columns its tables hid (each name once), or '' when none was hidden. */
 export function hiddenNote(hidden: readonly string[], chalk: ChalkInstance): string {
   const names = [...new Set(hidden)];
-  return names.length === 0 ? '' : chalk.dim(`(${names.length} column(s) hidden to fit: ${names.join(', ')}; --wide shows them)`);
+  return names.length === 0 ? '' : chalk.dim(`(${names.length} column(s) hidden above to fit: ${names.join(', ')}; --wide shows them)`);
 }
 
 /** A table line's width: the cells, one space either side of each, and a border between and around them. */

@@ -19,7 +19,7 @@ export async function analyze(opts: AnalyzeOptions): Promise<Report> {
   // 1. sources: the files to read, in order (caller logs, captures, upstream logs), and what is not read.
   const found = await gatherSources(opts);
   // 2. roles: which sides exist and which logs hold no JSON-RPC, known before reading.
-  const roles = await sniffRoles(found.sources, opts);
+  const roles = await sniffRoles(found.sources, opts, found.skippedLogs);
   // 3. profiles: the record families in use, told what the roles are.
   const profiles = pickProfiles(opts, roles);
   // 4. engine: the pairing engine over the profiles' channels, with its sink and the listeners.

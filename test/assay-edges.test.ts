@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../src/analyze.js';
+import { deliveryAudit } from '../src/formatters/delivery-verdict.js';
 import { fixture, tmpDir } from './helpers.js';
 
 describe('assay edge shapes', () => {
@@ -39,6 +40,9 @@ describe('assay edge shapes', () => {
       ]);
       for (const f of unv) expect(f.severity).toBe('error');
       expect(r.gate.passed).toBe(false);
+      // An --upstream was given: the verdict is "could not verify", not "no --upstream log", and no note asks for one.
+      expect(deliveryAudit(r)).toMatchObject({ state: 'could-not-verify', level: 'error', text: 'delivery audit: could not verify — 2 DELIVERY_UNVERIFIED: unread-line, no-json-rpc' });
+      expect(r.notes.join('\n')).not.toContain('give --upstream FILE');
     }
   });
 });

@@ -34,12 +34,11 @@ export interface ClassifyRule {
    */
   padded?: boolean;
   /**
-   * ASCII text (lower case) whose mention anywhere in a line makes the reader parse a line the
-   * rule would skip, so the profile sees it (a call inside an envelope it does not read): a loose,
-   * byte-level superset of a case-insensitive search of every decoded key and string, blanks and
-   * control characters dropped (`mentionsLoosely`).
+   * Every line of a source this rule applies to is parsed, as with `--validate-all`: the profile
+   * must see each one (Assay's caller and upstream logs, where any line may hide a call and a line
+   * that is no JSON is one the audit could not read).
    */
-  mention?: string;
+  readAll?: boolean;
   /** The key holds a string that is not one of the kinds. */
   other: 'ignored' | 'unclaimed';
   /** The key is missing, or holds something else than a string. */
@@ -351,46 +350,6 @@ export class LineClassifier {
     }
   }
 
-}
-
-/**
- * Whether `buf[s..e)` may mention `text` (ASCII, lower case, no blanks) in some decoded key or
- * string, in any letter case, once blanks and control characters are dropped: ASCII letters are
- * folded; every byte <= 0x20, 0x7f and every non-ASCII byte is dropped (a superset: a format
- * character is non-ASCII, and dropping a byte that is not one only adds matches), and so is an
- * escape `\b`, `\f`, `\n`, `\r` or `\t` (it decodes to a control character); `\/` is read as `/`.
- * A `\u` escape is not decoded: a caller that must see through one checks for it (the reader
- * parses every line holding one anyway, exact.ts `escapePatterns`). `text` must not repeat its
- * first character (the match restarts only on it).
- */
-export function mentionsLoosely(buf: Buffer, s: number, e: number, text: Buffer): boolean {
-  const n = text.length;
-  const first = text[0]!;
-  // Cheap reject: a character that is no letter (`/`) has one spelling, so the line must hold it.
-  for (const c of text)
-    if (c < 0x61 || c > 0x7a) {
-      const view = buf.subarray(s, e);
-      if (view.indexOf(c) < 0) return false;
-      break;
-    }
-  let k = 0;
-  for (let i = s; i < e; i++) {
-    let c = buf[i]!;
-    if (c <= 0x20 || c >= 0x7f) continue;
-    if (c === BSLASH) {
-      const d = buf[i + 1];
-      if (d === 0x62 || d === 0x66 || d === 0x6e || d === 0x72 || d === 0x74) {
-        i++;
-        continue;
-      }
-      if (d === 0x2f) continue; // `\/` is `/`
-    }
-    if (c >= 0x41 && c <= 0x5a) c |= 0x20;
-    if (c === text[k]) {
-      if (++k === n) return true;
-    } else k = c === first ? 1 : 0;
-  }
-  return false;
 }
 
 /** End (after the closing quote) of the string starting at `i` (a quote), or -1 before `lim`. */

@@ -31,7 +31,7 @@ export function addLineCounts(into: LineCounts, d: Readonly<LineCounts>): void {
 
 import { isAscii } from 'node:buffer';
 import type { KeepFunction, KeepTree } from '../profiles/keep.js';
-import { FALLBACK, LineClassifier, mentionsLoosely, PARSE, SKIP, type SourceRule } from './classify.js';
+import { FALLBACK, LineClassifier, PARSE, SKIP, type SourceRule } from './classify.js';
 import { ByteSample, ChunkSearch, escapePatterns, probeFor, repeatedKey } from './exact.js';
 
 export interface LineSink {
@@ -371,8 +371,6 @@ export class LineEvaluator {
   private readonly escapes: ChunkSearch;
   /** The classifier's wanted keys, searched again after a SKIP verdict. */
   private readonly keysAgain: ChunkSearch;
-  /** Texts the rules of this source want read wherever a line mentions one (ClassifyRule.mention). */
-  private readonly mentions: Buffer[];
   /** Per profile declaring `unique` keys: its tree, and the needles that make a line one to check. */
   private readonly unique: Array<{ profile: string; keys: KeepTree; needles: ChunkSearch; foldCase: boolean }>;
 
@@ -390,14 +388,14 @@ export class LineEvaluator {
     // Sized for the most groups a chunk can have: one per needle.
     this.at = needles.map(() => -1);
     this.atEnd = needles.map(() => -1);
-    this.all = validateAll || this.groups.length === 0;
-    this.cls = classify && classify.length ? new LineClassifier(classify) : null;
     const rules = classify ?? [];
+    // A rule may ask for every line of its source (ClassifyRule.readAll).
+    this.all = validateAll || this.groups.length === 0 || rules.some((r) => r.readAll === true && !r.unknown);
+    this.cls = classify && classify.length ? new LineClassifier(classify) : null;
     const strings = [...needles.map((n) => n.toString('utf8')), ...rules.flatMap((r) => [r.key, ...(r.values ?? []), ...(r.prefixes ?? [])])];
     this.escapes = new ChunkSearch(escapePatterns(strings));
     this.keysAgain = new ChunkSearch(this.cls ? this.cls.keyTokens() : [], true);
     this.absentFallsBack = this.cls !== null && this.cls.absentVerdict() === FALLBACK;
-    this.mentions = rules.flatMap((r) => (r.mention !== undefined && !r.unknown ? [Buffer.from(r.mention, 'latin1')] : []));
     this.unique = rules.flatMap((r) =>
       r.unique && !r.unknown ? [{ profile: r.profile, keys: r.unique.keys, needles: new ChunkSearch(r.unique.needles.map((n) => Buffer.from(n, 'utf8'))), foldCase: r.unique.foldCase === true }] : [],
     );
@@ -447,8 +445,6 @@ export class LineEvaluator {
         // A line a profile checks for repeated keys is checked in every mode.
       } else if (v === SKIP && this.keysAgain.has(buf, this.cls!.decidedAt, e, inChunk) && this.needle(buf, s, e, inChunk)) {
         // The wanted key may come again after the one that decided: JSON.parse reads the last one.
-      } else if (this.mentions.length > 0 && this.mentions.some((m) => mentionsLoosely(buf, s, e, m))) {
-        // A profile checks every line that mentions its text (a call inside an envelope).
       } else return this.skipped(buf, s, e, n, terminated, bytes);
     }
     const raw = buf.subarray(s, e);

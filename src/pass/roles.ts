@@ -16,9 +16,11 @@ export interface Roles {
   /** How many files each role has (order across files is no evidence for the assay audit). */
   files: Record<SourceRole, number>;
   unusableLogs: Array<{ role: SourceRole; path: string }>;
+  /** Files of a caller or upstream directory not read (not named as a log). */
+  skippedLogs: ReadonlyArray<{ role: SourceRole; path: string }>;
 }
 
-export async function sniffRoles(sources: readonly Source[], opts: AnalyzeOptions): Promise<Roles> {
+export async function sniffRoles(sources: readonly Source[], opts: AnalyzeOptions, skippedLogs: ReadonlyArray<{ role: SourceRole; path: string }> = []): Promise<Roles> {
   const rpcLess = new Set<Source>();
   for (const s of sources) {
     if ((s.role === 'caller' || s.role === 'upstream') && s.file !== null && !(await fileContains(s.file, JSONRPC_KEY))) rpcLess.add(s);
@@ -28,7 +30,7 @@ export async function sniffRoles(sources: readonly Source[], opts: AnalyzeOption
   const files = { capture: 0, caller: 0, upstream: 0 };
   for (const s of sources) files[s.role]++;
   const unusableLogs = [...rpcLess].map((s) => ({ role: s.role, path: s.path }));
-  return { rpcLess, present, files, unusableLogs };
+  return { rpcLess, present, files, unusableLogs, skippedLogs };
 }
 
 /**

@@ -13,6 +13,8 @@ export interface Sources {
   walkErrors: WalkError[];
   /** Not read: names that are no capture. */
   skipped: string[];
+  /** Of those, the files of a caller or upstream directory: a side of the Assay audit may be in them. */
+  skippedLogs: Array<{ role: SourceRole; path: string }>;
   /** Not read: the custom profile file, met in a directory given as input. */
   profileSkipped: string[];
   /** Read once, given more than once. */
@@ -23,6 +25,7 @@ export async function gatherSources(opts: AnalyzeOptions): Promise<Sources> {
   const sources: Source[] = [];
   const walkErrors: WalkError[] = [];
   const skipped: string[] = [];
+  const skippedLogs: Array<{ role: SourceRole; path: string }> = [];
   const add = async (args: readonly string[] | undefined, role: SourceRole) => {
     if (!args || args.length === 0) return;
     // A caller or upstream argument that names no log (an empty directory, one holding only
@@ -36,6 +39,7 @@ export async function gatherSources(opts: AnalyzeOptions): Promise<Sources> {
       append(sources, r.sources);
       append(walkErrors, r.walkErrors);
       append(skipped, r.skipped);
+      if (role !== 'capture') for (const p of r.skipped) skippedLogs.push({ role, path: p });
     }
   };
   // Request sides before terminal sides (assay reads in file order without timestamps).
@@ -52,7 +56,7 @@ export async function gatherSources(opts: AnalyzeOptions): Promise<Sources> {
   }
   // The same file given twice (`x`, `./x`, a hard link) is read once and named in a note.
   const distinct = dropRepeatedFiles(captures);
-  return { sources: distinct.sources, walkErrors, skipped, profileSkipped, repeated: distinct.repeated };
+  return { sources: distinct.sources, walkErrors, skipped, skippedLogs, profileSkipped, repeated: distinct.repeated };
 }
 
 /** The resolved paths of the custom profile files `--profile` names (`x.json`, `auto,x.json`). */

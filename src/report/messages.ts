@@ -144,6 +144,7 @@ function unverifiedText(d: FindingDataMap['DELIVERY_UNVERIFIED']): string {
   const where = d.path ? ` in ${d.path}` : '';
   switch (d.cause) {
     case 'unread-line':
+      if (d.reason === 'not-a-log') return `file${d.path ? ` ${d.path}` : ''} of a --caller or --upstream directory not read (not named *.jsonl, *.ndjson or *.json, optionally .gz): a denied call may be in it`;
       return `${d.count} line(s)${where} not read (${d.reason ?? 'unread'}): a denied call may be among them`;
     case 'evicted':
       return `${d.count} open call(s) of ${d.window ?? 'a channel'} evicted over --max-open-calls${d.bound !== undefined ? ` ${d.bound}` : ''}: later pairs may be shifted (raise --max-open-calls)`;

@@ -89,6 +89,8 @@ function severalRuns(run: AssayRun): { runs?: { callerHandshakes: number; upstre
 export function reportUnverified(run: AssayRun, ctx: ProfileContext): void {
   if (!run.auditAsked) return;
   for (const u of run.unusableLogs) run.unverify('no-json-rpc', { path: u.path, line: 1 }, { path: u.path, reason: u.role });
+  // A file of a --caller/--upstream directory that the walk does not read (`upstream.jsonl.1`, `upstream.log`).
+  for (const u of run.skippedLogs) run.unverify('unread-line', { path: u.path, line: 1 }, { path: u.path, reason: 'not-a-log' });
   for (const e of run.unverified.values()) {
     ctx.finding(finding('DELIVERY_UNVERIFIED', { channel: DELIVERY_CHANNEL.name, scope: RUN_SCOPE, locations: e.locations }, e.data));
   }

@@ -57,11 +57,12 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
     needles: ASSAY_NEEDLES,
     classify: {
       capture: { key: 'schema', prefixes: ['assay.'], other: 'unclaimed', absent: 'unclaimed', unique: assayUnique('capture', run.key) },
-      // Every other spelling of tools/call (case, blanks around it) is read too, to be noted, never
-      // paired; and every line that mentions tools/call anywhere, to find a call inside an envelope
-      // (logs.ts `wrapsToolsCall`): what the reader skips is what the profile would ignore.
-      caller: { key: 'method', values: ['tools/call', 'initialize', ...TOOLS_CALL_SPELLINGS], padded: true, mention: 'tools/call', other: 'ignored', absent: 'ignored', unique: assayUnique('rpc', run.key) },
-      upstream: { key: 'method', values: ['tools/call', 'initialize', ...TOOLS_CALL_SPELLINGS], padded: true, mention: 'tools/call', other: 'ignored', absent: 'ignored', unique: assayUnique('rpc', run.key) },
+      // Every line of the caller and upstream logs is read (`readAll`): any line may hide a call (an
+      // envelope, logs.ts `wrapsToolsCall`), and one that is no JSON is a line the audit could not
+      // read, in every mode (docs/assay.md). The kinds still prune what a tools/call line keeps;
+      // every other spelling of tools/call (case, blanks around it) is noted, never paired.
+      caller: { key: 'method', values: ['tools/call', 'initialize', ...TOOLS_CALL_SPELLINGS], padded: true, readAll: true, other: 'ignored', absent: 'ignored', unique: assayUnique('rpc', run.key) },
+      upstream: { key: 'method', values: ['tools/call', 'initialize', ...TOOLS_CALL_SPELLINGS], padded: true, readAll: true, other: 'ignored', absent: 'ignored', unique: assayUnique('rpc', run.key) },
     },
     keep: ASSAY_KEEP,
     open(source: Source, ctx: ProfileContext): RecordHandler | null {

@@ -2,7 +2,6 @@
  * The JSON-RPC logs around the decisions: the caller's sent `tools/call` lines (requests of
  * `decision`) and the upstream's received ones (terminals of `delivery`).
  */
-import { mentionsLoosely } from '../../input/classify.js';
 import { foldKey } from '../../input/exact.js';
 import type { Loc } from '../../model.js';
 import { finding } from '../../report/findings.js';
@@ -11,6 +10,7 @@ import type { ProfileContext, RecordHandler, RecordOutcome } from '../types.js';
 import { asObject } from '../types.js';
 import { DECISION_CHANNEL, DELIVERY_CHANNEL } from './channels.js';
 import { assayUnique, checkDocumentRecord, duplicateKey } from './duplicates.js';
+import { holdsToolsCall, mayMentionToolsCall } from './mention.js';
 import { CALLER_LOG, NOTE_NO_DECISION_RECORD, RESERVED_ID_PREFIX, RUN_SCOPE, UPSTREAM_LOG } from './options.js';
 import { checkJsonRpcId, producerToolName, rpcKeyOf, type RpcCall } from './rpc.js';
 import type { AssayRun } from './run.js';
@@ -72,31 +72,6 @@ function mayBeToolsCall(m: unknown): boolean {
   return false;
 }
 
-/** Does a string mention `tools/call` anywhere, in any case, once blanks and control characters are dropped. */
-const mentionsToolsCall = (s: string): boolean => s.length >= 10 && s.replace(/[\s\p{Cc}\p{Cf}]/gu, '').toLowerCase().includes('tools/call');
-
-/**
- * Does a JSON value mention `tools/call` in any key or string inside it (iteratively, so a deep
- * value cannot overflow the stack). Used on an upstream line with no `method` of its own: a wrapper
- * such as `{"direction":"received","message":{…}}`, or a message kept as a JSON string, around a
- * call this profile does not read.
- */
-function holdsToolsCall(value: unknown): boolean {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v === 'string') {
-      if (mentionsToolsCall(v)) return true;
-    } else if (Array.isArray(v)) for (const x of v) stack.push(x);
-    else if (v !== null && typeof v === 'object')
-      for (const k of Object.keys(v)) {
-        if (mentionsToolsCall(k)) return true;
-        stack.push((v as Record<string, unknown>)[k]);
-      }
-  }
-  return false;
-}
-
 /** The keys of a JSON-RPC response: a line holding only these is the reply it says it is. */
 const RESPONSE_KEYS = new Set(['jsonrpc', 'id', 'result', 'error']);
 
@@ -117,24 +92,28 @@ function ownMessage(obj: Record<string, unknown>): boolean {
 
 /**
  * A caller or upstream line that is no JSON-RPC message of its own (`ownMessage`) yet mentions
- * `tools/call` somewhere inside: a logger's envelope around a call (`{"direction":"received",
- * "message":{…}}`, an HTTP record `{"method":"POST","body":{…}}`, a message kept as a JSON string
- * or as free text). The line was read through the profile's `keep` (which drops the envelope), so
- * it is read again whole, from its bytes when the reader has them (a JSON document's element is
- * already whole). The reader parses every line that may mention tools/call (classify.ts
- * `mentionsLoosely`), so this sees the same lines with and without --validate-all.
+ * `tools/call` somewhere inside (mention.ts): a logger's envelope around a call
+ * (`{"direction":"received","message":{…}}`, an HTTP record `{"method":"POST","body":{…}}`, a
+ * message kept as a JSON string or as free text). A line whose own method is tools/call is read as
+ * that call; with no `jsonrpc` key it is checked too, without its method (a call may ride in its
+ * body). The line was read through the profile's `keep` (which drops the envelope), so it is read
+ * again whole, from its bytes when the reader has them (a JSON document's element is already
+ * whole); every caller and upstream line is read (`readAll`), so this sees the same lines in every mode.
  */
 function wrapsToolsCall(obj: Record<string, unknown>, raw: Buffer | null): boolean {
-  if (toolsCallString(obj.method)) return false;
+  const own = toolsCallString(obj.method);
+  if (own && Object.prototype.hasOwnProperty.call(obj, 'jsonrpc')) return false;
   // Most lines mention no tools/call: their bytes say so without a second parse.
-  if (raw !== null && !raw.includes(UNICODE_ESCAPE) && !mentionsLoosely(raw, 0, raw.length, TOOLS_CALL)) return false;
+  if (raw !== null && !mayMentionToolsCall(raw, 0, raw.length)) return false;
   const w = whole(obj, raw);
   const o = asObject(w);
-  return !(o !== null && ownMessage(o)) && holdsToolsCall(w);
+  if (o === null) return holdsToolsCall(w);
+  if (own) {
+    const { method: _method, ...rest } = o;
+    return holdsToolsCall(rest);
+  }
+  return !ownMessage(o) && holdsToolsCall(o);
 }
-
-const TOOLS_CALL = Buffer.from('tools/call', 'latin1');
-const UNICODE_ESCAPE = Buffer.from('\\u', 'latin1');
 
 /** A record read whole: from its bytes when the reader has them (it was read through `keep`), else as given (a JSON document's element is whole). */
 function whole(value: unknown, raw: Buffer | null): unknown {
@@ -164,7 +143,11 @@ function preRead(run: AssayRun, value: unknown, loc: Loc, role: 'caller' | 'upst
     return 'ignored';
   }
   const obj = asObject(value);
-  if (!obj) return 'unclaimed';
+  if (!obj) {
+    // A line that is a string (a message kept as JSON text) may hold a call too.
+    if (holdsToolsCall(value)) run.unverify('unread-line', loc, { path: loc.path, reason: 'wrapped' });
+    return 'unclaimed';
+  }
   if (obj.method === 'initialize' && Object.prototype.hasOwnProperty.call(obj, 'id')) {
     run.handshakes[role]++;
     return 'ignored';

@@ -36,6 +36,8 @@ export interface AssayOptions {
   roleFiles?: { capture?: number; caller?: number; upstream?: number };
   /** Caller/upstream logs holding no JSON-RPC message (set by analyze()): that side is missing. */
   unusableLogs?: ReadonlyArray<{ role: string; path: string }>;
+  /** Files of a --caller/--upstream directory not read, not named as a log (set by analyze()): a call may be in them. */
+  skippedLogs?: ReadonlyArray<{ role: string; path: string }>;
   /** The engine's open-call bound (--max-open-calls), named when a call is evicted. */
   maxOpenCalls?: number;
 }

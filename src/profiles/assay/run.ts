@@ -30,6 +30,7 @@ export class AssayRun {
   readonly decisionAcrossFiles: boolean;
   readonly deliveryAcrossFiles: boolean;
   readonly unusableLogs: ReadonlyArray<{ role: string; path: string }>;
+  readonly skippedLogs: ReadonlyArray<{ role: string; path: string }>;
 
   // Validation and counts.
   records = 0;
@@ -94,6 +95,7 @@ export class AssayRun {
     this.decisionEval = hasCapture && this.roles.caller === true;
     this.deliveryEval = hasCapture && this.roles.upstream === true;
     this.unusableLogs = opts.unusableLogs ?? [];
+    this.skippedLogs = opts.skippedLogs ?? [];
     this.auditAsked = hasCapture && (this.roles.upstream === true || this.unusableLogs.some((u) => u.role === 'upstream'));
     this.key = typeof opts.correlationKey === 'string' && opts.correlationKey !== '' ? opts.correlationKey : DEFAULT_CORRELATION_KEY;
     this.keyField = `params._meta[${JSON.stringify(this.key)}]`;

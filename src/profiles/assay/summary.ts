@@ -10,7 +10,7 @@ export function assayNotes(run: AssayRun): NoteCode[] {
   if (!run.decisionEval && !run.deliveryEval) out.push('assay-nothing-paired');
   // A caller log with no tools/call (only the handshake: cut, or another run's) chains nothing.
   if (run.deliveryEval && (!run.decisionEval || run.callerCalls === 0) && run.recordsWithoutId > 0) out.push('assay-bypass-needs-ids');
-  if (run.decisionEval && !run.deliveryEval) out.push('assay-delivery-not-audited');
+  if (run.decisionEval && !run.deliveryEval && !run.auditAsked) out.push('assay-delivery-not-audited');
   if (run.severalRuns()) out.push('assay-several-runs');
   if (run.methodSpellings > 0) out.push('assay-method-spelling');
   return out;

@@ -154,6 +154,10 @@ describe('an arrival line not read makes the audit unverified', () => {
     ['under a method that is no string', `{"method":null,"body":${bare}}`],
     ['under a method, with no jsonrpc key', `{"method":"log","params":{"message":${bare}}}`],
     ['in a reply with a key no reply has', `{"jsonrpc":"2.0","id":2,"result":{},"forwarded":${bare}}`],
+    ['as the whole line, a JSON string', JSON.stringify(bare)],
+    ['kept as JSON text with its slash escaped (PHP)', JSON.stringify({ direction: 'received', message: bare.replace('tools/call', 'tools\\/call') })],
+    ['kept as JSON text with a \\u escape inside', JSON.stringify({ message: bare.replace('tools/call', 'tools\\u002fcall') })],
+    ['in the body of a tools/call line with no jsonrpc key', `{"method":"tools/call","id":2,"params":{"name":"ok"},"body":${bare}}`],
   ])('a call %s on the upstream or caller log: wrapped, the same with --validate-all and --jobs 2', async (_name, line) => {
     for (const opts of [{}, { validateAll: true }, { jobs: 2 }]) {
       const up = await audit([deny('t')], null, [INIT, line], opts);
@@ -205,6 +209,34 @@ describe('an arrival line not read makes the audit unverified', () => {
     const { r } = await audit([allow('t', 'c1')], null, [INIT, '[{"jsonrpc":"2.0","id":5,"method":"tools/list"}]', call(1, 't', 'c1')]);
     expect(causes(r)).toEqual([]);
     expect(r.gate.passed).toBe(true);
+  });
+});
+
+describe('every caller and upstream line is read, in every mode', () => {
+  it.each([['{bad json'], ['{"jsonrpc":"2.0","id":1,"method":"tools/list",}'], ["{method:'tools\\x2fcall'}"]])(
+    'a malformed upstream line %j: DELIVERY_UNVERIFIED unread-line (invalid-json), the same with --validate-all and --jobs 2',
+    async (line) => {
+      for (const opts of [{}, { validateAll: true }, { jobs: 2 }]) {
+        const { r } = await audit([allow('t', 'c1')], null, [INIT, call(1, 't', 'c1'), line], opts);
+        failsClosed(r, 'unread-line');
+        expect(unverified(r)[0]!).toMatchObject({ data: { reason: 'invalid-json' } });
+        expect(r.findingCounts.MALFORMED_LINE).toBe(1);
+      }
+    },
+  );
+
+  it('a file of an --upstream directory the walk does not read (upstream.jsonl.1, upstream.log): DELIVERY_UNVERIFIED unread-line (not-a-log), gate fails', async () => {
+    const dir = tmpDir();
+    const up = path.join(dir, 'up');
+    mkdirSync(up);
+    write([INIT, call(2, 'ok', 'c2')], 'upstream.jsonl', up);
+    write([call(1, 't', 'c1')], 'upstream.jsonl.1', up);
+    write(['x'], 'upstream.log', up);
+    const r = await analyze({ profile: 'assay', inputs: [write([allow('ok', 'c2'), deny('t', 'c1')], 'd.ndjson', dir)], upstream: [up] });
+    failsClosed(r, 'unread-line');
+    const notRead = unverified(r).filter((f) => (f.data as { reason?: string }).reason === 'not-a-log');
+    expect(notRead.map((f) => path.basename((f.data as { path: string }).path)).sort()).toEqual(['upstream.jsonl.1', 'upstream.log']);
+    expect(notRead[0]!.message).toContain('of a --caller or --upstream directory not read');
   });
 });
 

@@ -160,7 +160,8 @@ async function walk(dir: string | Buffer, display: string, out: Walked[], errors
       continue;
     }
     if (!isCaptureName(ent.name.toString('latin1'))) {
-      if (ent.isFile()) skipped.push(shown);
+      // Any entry, a link or a FIFO too: not read, and said so (a --upstream side may be in it).
+      skipped.push(shown);
       continue;
     }
     if (ent.isFile()) {

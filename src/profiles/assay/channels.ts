@@ -23,10 +23,11 @@ export const DELIVERY_CHANNEL: ChannelSpec = { name: 'delivery', ...TOOL_MEANING
 
 /**
  * `Profile.keep`: decision records (and every other `assay.*` record) are validated whole; of a
- * JSON-RPC line the profile reads the method, the id, and `params.name` and `params._meta`.
+ * JSON-RPC line the profile reads the method, the id, and `params.name` and `params._meta`, and keeps
+ * `jsonrpc` (whether a tools/call line is a JSON-RPC message of its own, logs.ts `wrapsToolsCall`).
  */
 export const ASSAY_KEEP: KeepSpec = {
-  tree: { schema: true, method: true, id: true, params: { name: true, _meta: true } },
+  tree: { schema: true, jsonrpc: true, method: true, id: true, params: { name: true, _meta: true } },
   whole: [{ key: 'schema', prefixes: ['assay.'] }],
 };
 

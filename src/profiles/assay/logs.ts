@@ -10,7 +10,7 @@ import type { ProfileContext, RecordHandler, RecordOutcome } from '../types.js';
 import { asObject } from '../types.js';
 import { DECISION_CHANNEL, DELIVERY_CHANNEL } from './channels.js';
 import { assayUnique, checkDocumentRecord, duplicateKey } from './duplicates.js';
-import { holdsToolsCall, mayMentionToolsCall } from './mention.js';
+import { holdsToolsCall, mayMentionToolsCall, mentionsToolsCall } from './mention.js';
 import { CALLER_LOG, NOTE_NO_DECISION_RECORD, RESERVED_ID_PREFIX, RUN_SCOPE, UPSTREAM_LOG } from './options.js';
 import { checkJsonRpcId, producerToolName, rpcKeyOf, type RpcCall } from './rpc.js';
 import type { AssayRun } from './run.js';
@@ -20,7 +20,8 @@ import type { AssayRun } from './run.js';
  * (a NUL a C string stops at, a zero-width space) is removed, the same letters in any case?
  */
 export function isOtherToolsCallSpelling(method: unknown): boolean {
-  return typeof method === 'string' && method !== 'tools/call' && method.replace(/[\s\p{Cc}\p{Cf}]/gu, '').toLowerCase() === 'tools/call';
+  // Upper then lower case: what a case-insensitive decoder folds together (`toolſ/call`: ſ is S).
+  return typeof method === 'string' && method !== 'tools/call' && method.replace(/[\s\p{Cc}\p{Cf}]/gu, '').toUpperCase().toLowerCase() === 'tools/call';
 }
 
 /** A tools/call-shaped message under another method spelling: counted, noted, and on the upstream the audit fails closed. */
@@ -72,47 +73,54 @@ function mayBeToolsCall(m: unknown): boolean {
   return false;
 }
 
-/** The keys of a JSON-RPC response: a line holding only these is the reply it says it is. */
+/** The keys a JSON-RPC request or notification is read by. */
+const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+/** The keys a JSON-RPC reply is read by. */
 const RESPONSE_KEYS = new Set(['jsonrpc', 'id', 'result', 'error']);
+/** A tools/call line with no `jsonrpc` key is read as a call by its method alone. */
+const METHOD_KEY = new Set(['method']);
 
 /**
- * Is this line a JSON-RPC message of its own, read as what it says it is: a request or
- * notification (a `jsonrpc` key and a string `method`), or a response (a `jsonrpc` key, an `id`,
- * a `result` or an `error`, and no other key). What such a message carries (a tool's output that
- * quotes `tools/call`, a log notification) is no delivery.
+ * The keys by which a line is read as a message of its own, or null when it is none (every key is
+ * then the envelope's): a request or notification (a `jsonrpc` key and a string `method`), a reply
+ * (a `jsonrpc` key, an `id`, a `result` or an `error`, no `method`), or a `tools/call` line with no
+ * `jsonrpc` key (read as a call: its method only). What those keys carry (a tool's output quoting
+ * `tools/call`, a log notification, a call's arguments) is no delivery; any other key is checked.
  */
-function ownMessage(obj: Record<string, unknown>): boolean {
-  const has = (k: string) => Object.prototype.hasOwnProperty.call(obj, k);
-  if (!has('jsonrpc')) return false;
-  if (has('method')) return typeof obj.method === 'string';
-  if (!has('id') || !(has('result') || has('error'))) return false;
-  for (const k of Object.keys(obj)) if (!RESPONSE_KEYS.has(k)) return false;
-  return true;
+function ownKeys(o: Record<string, unknown>): ReadonlySet<string> | null {
+  const has = (k: string) => Object.prototype.hasOwnProperty.call(o, k);
+  if (!has('jsonrpc')) return toolsCallString(o.method) ? METHOD_KEY : null;
+  if (has('method')) return typeof o.method === 'string' ? REQUEST_KEYS : null;
+  return has('id') && (has('result') || has('error')) ? RESPONSE_KEYS : null;
+}
+
+/** Does a JSON value (a line, or a batch element) hide a tools/call outside the keys it is read by (`ownKeys`). */
+function hidesToolsCall(v: unknown): boolean {
+  const o = asObject(v);
+  if (o === null) return holdsToolsCall(v);
+  const own = ownKeys(o);
+  if (own === null) return holdsToolsCall(o);
+  for (const k of Object.keys(o)) if (!own.has(k) && (mentionsToolsCall(k) || holdsToolsCall(o[k]))) return true;
+  return false;
 }
 
 /**
- * A caller or upstream line that is no JSON-RPC message of its own (`ownMessage`) yet mentions
- * `tools/call` somewhere inside (mention.ts): a logger's envelope around a call
- * (`{"direction":"received","message":{…}}`, an HTTP record `{"method":"POST","body":{…}}`, a
- * message kept as a JSON string or as free text). A line whose own method is tools/call is read as
- * that call; with no `jsonrpc` key it is checked too, without its method (a call may ride in its
- * body). The line was read through the profile's `keep` (which drops the envelope), so it is read
- * again whole, from its bytes when the reader has them (a JSON document's element is already
- * whole); every caller and upstream line is read (`readAll`), so this sees the same lines in every mode.
+ * A caller or upstream line that mentions `tools/call` (mention.ts) outside the keys it is read by
+ * (`ownKeys`): a logger's envelope around a call (`{"direction":"received","message":{…}}`, an HTTP
+ * record `{"method":"POST","body":{…}}`, a message kept as a JSON string or as free text), or a
+ * message carrying one under a key of its own (`"forwarded":{…}`). The line was read through the
+ * profile's `keep` (which drops the envelope), so it is read again whole, from its bytes when the
+ * reader has them (a JSON document's element is already whole); every caller and upstream line is
+ * read (`readAll`), so this sees the same lines in every mode.
  */
 function wrapsToolsCall(obj: Record<string, unknown>, raw: Buffer | null): boolean {
-  const own = toolsCallString(obj.method);
-  if (own && Object.prototype.hasOwnProperty.call(obj, 'jsonrpc')) return false;
-  // Most lines mention no tools/call: their bytes say so without a second parse.
-  if (raw !== null && !mayMentionToolsCall(raw, 0, raw.length)) return false;
-  const w = whole(obj, raw);
-  const o = asObject(w);
-  if (o === null) return holdsToolsCall(w);
-  if (own) {
-    const { method: _method, ...rest } = o;
-    return holdsToolsCall(rest);
+  if (raw !== null) {
+    // A JSON-RPC tools/call mentions it once, in its method: hiding one takes a second mention
+    // (`keep` holds `jsonrpc`). Most other lines mention none: their bytes say so, no second parse.
+    const call = toolsCallString(obj.method) && Object.prototype.hasOwnProperty.call(obj, 'jsonrpc');
+    if (!mayMentionToolsCall(raw, 0, raw.length, call ? 2 : 1)) return false;
   }
-  return !ownMessage(o) && holdsToolsCall(o);
+  return hidesToolsCall(whole(obj, raw));
 }
 
 /** A record read whole: from its bytes when the reader has them (it was read through `keep`), else as given (a JSON document's element is whole). */
@@ -138,7 +146,8 @@ export function unreadLine(run: AssayRun): (loc: Loc, reason: string) => void {
 function preRead(run: AssayRun, value: unknown, loc: Loc, role: 'caller' | 'upstream', raw: Buffer | null): RecordOutcome | null {
   if (Array.isArray(value)) {
     // Also a batch of envelopes (`[{"received":{…tools/call…}}]`): any mention of tools/call.
-    if (value.some(mayBeToolsCall) || holdsToolsCall(whole(value, raw))) run.unverify('unread-line', loc, { path: loc.path, reason: 'batch' });
+    const all = whole(value, raw);
+    if (value.some(mayBeToolsCall) || (Array.isArray(all) ? all.some(hidesToolsCall) : holdsToolsCall(all))) run.unverify('unread-line', loc, { path: loc.path, reason: 'batch' });
     if (value.some((m) => isOtherToolsCallSpelling(asObject(m)?.method))) otherSpelling(run, loc, role === 'upstream' ? DELIVERY_CHANNEL.name : DECISION_CHANNEL.name);
     return 'ignored';
   }

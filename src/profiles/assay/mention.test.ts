@@ -31,6 +31,17 @@ describe('a mention of tools/call', () => {
   });
 });
 
+describe('cost', () => {
+  it('a run of 400 000 backslashes ending in no escape is read in linear time (no regex retries per backslash)', () => {
+    for (const tail of ['x', 'u12', 'tools/list']) {
+      const s = `${'\\'.repeat(400_000)}${tail}`;
+      const t0 = performance.now();
+      expect(mentionsToolsCall(s)).toBe(false);
+      expect(performance.now() - t0).toBeLessThan(1000);
+    }
+  });
+});
+
 describe('mayMentionToolsCall on the bytes', () => {
   it.each([
     ['{"m":"tools/call"}', true],

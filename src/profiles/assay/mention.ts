@@ -16,7 +16,9 @@ function plain(s: string): boolean {
 /** JSON escapes left in a string read: `\uXXXX` (behind any number of backslashes) as its character, `\b \f \n \r \t` as nothing; up to four levels. */
 function unescaped(s: string): string {
   for (let i = 0; i < 4 && s.includes('\\'); i++) {
-    const next = s.replace(/\\+u([0-9a-fA-F]{4})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))).replace(/\\+[bfnrt]/g, '');
+    // Each run of backslashes is matched from its first one only (the lookbehind): linear, where
+    // `\\+u` alone retries from every backslash of a long run that ends in no escape.
+    const next = s.replace(/(?<!\\)\\+u([0-9a-fA-F]{4})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))).replace(/(?<!\\)\\+[bfnrt]/g, '');
     if (next === s) break;
     s = next;
   }
@@ -64,9 +66,11 @@ const BACKSLASH_U = Buffer.from('\\u', 'latin1');
  * value: true whenever it does (a superset). ASCII letters are folded; bytes <= 0x20, 0x7f, every
  * non-ASCII byte and every backslash are dropped; a letter `b f n r t` right after a backslash is
  * both dropped and kept (an escape of a control character, or a letter behind an escaped
- * backslash). A line holding `\u` may spell anything: true.
+ * backslash). A line holding `\u` may spell anything: true. `times`: at least that many mentions
+ * (a match never spans two JSON strings: quotes, colons and commas are kept, so each string's
+ * mentions count on their own).
  */
-export function mayMentionToolsCall(buf: Buffer, s: number, e: number): boolean {
+export function mayMentionToolsCall(buf: Buffer, s: number, e: number, times = 1): boolean {
   const view = buf.subarray(s, e);
   // `/` has one spelling but `\u002f`, so a line with neither mentions nothing.
   if (view.indexOf(BACKSLASH_U) >= 0) return true;
@@ -85,7 +89,10 @@ export function mayMentionToolsCall(buf: Buffer, s: number, e: number): boolean 
     if (afterBackslash && (c === 0x62 || c === 0x66 || c === 0x6e || c === 0x72 || c === 0x74)) d |= step;
     else d = step;
     afterBackslash = false;
-    if (d & FOUND) return true;
+    if (d & FOUND) {
+      if (--times === 0) return true;
+      d = 0;
+    }
   }
   return false;
 }

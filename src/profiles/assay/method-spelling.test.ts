@@ -57,6 +57,8 @@ describe('tools/call under another method spelling', () => {
       JSON.stringify(odd('tools/\u0007call', 94)),
       JSON.stringify(odd('tools/call\u200b', 95)),
       JSON.stringify(odd('\ufefftools/call', 96)),
+      // ſ (long s) is S to a case-insensitive decoder (Go's strings.EqualFold, Python's casefold).
+      JSON.stringify(odd('toolſ/call', 97)),
     ];
     for (const line of cases) {
       const upstream = writeCapture([...up, line], 'u.jsonl', dir);

@@ -4,7 +4,7 @@
  * denied call that reached the upstream makes the verdict DELIVERY_UNVERIFIED (error), so the
  * default gate never passes on it.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze, type AnalyzeOptions } from '../../analyze.js';
@@ -158,6 +158,7 @@ describe('an arrival line not read makes the audit unverified', () => {
     ['kept as JSON text with its slash escaped (PHP)', JSON.stringify({ direction: 'received', message: bare.replace('tools/call', 'tools\\/call') })],
     ['kept as JSON text with a \\u escape inside', JSON.stringify({ message: bare.replace('tools/call', 'tools\\u002fcall') })],
     ['in the body of a tools/call line with no jsonrpc key', `{"method":"tools/call","id":2,"params":{"name":"ok"},"body":${bare}}`],
+    ['under a key of its own of a JSON-RPC tools/call', `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ok"},"forwarded":${bare}}`],
   ])('a call %s on the upstream or caller log: wrapped, the same with --validate-all and --jobs 2', async (_name, line) => {
     for (const opts of [{}, { validateAll: true }, { jobs: 2 }]) {
       const up = await audit([deny('t')], null, [INIT, line], opts);
@@ -174,6 +175,8 @@ describe('an arrival line not read makes the audit unverified', () => {
     // The enforcing proxy's own denial reply (docs/assay.md), as a log of both directions holds it.
     ['the proxy’s denial reply', '{"jsonrpc":"2.0","id":9,"error":{"code":-31999,"message":"tools/call denied by enforcing proxy: no_declared_allowance","data":{"origin":"assay-proxy","reason":"no_declared_allowance"}}}'],
     ['a log notification quoting tools/call', '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"tools/call t"}}'],
+    ['a reply quoting tools/call, with a timestamp a logger added', '{"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"text","text":"tools/call"}]},"timestamp":"2026-01-01T00:00:00Z"}'],
+    ['a batch of replies quoting tools/call', '[{"jsonrpc":"2.0","id":8,"result":{"text":"tools/call"}},{"jsonrpc":"2.0","id":9,"error":{"code":1,"message":"tools/call failed"}}]'],
   ])('%s is a JSON-RPC message of its own, no envelope: nothing unread, with or without --validate-all', async (_name, line) => {
     for (const opts of [{}, { validateAll: true }]) {
       const { r } = await audit([allow('t', 'c1')], null, [INIT, line, call(1, 't', 'c1')], opts);
@@ -212,6 +215,35 @@ describe('an arrival line not read makes the audit unverified', () => {
   });
 });
 
+describe('an allowed call whose arguments mention tools/call is that call', () => {
+  const searching = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"q":"MCP tools/call spec"},"_meta":{"assay.correlation_id":"c1"}}}';
+  it('read as the call on the caller and upstream logs, JSONL or a JSON document: verified', async () => {
+    for (const opts of [{}, { validateAll: true }, { jobs: 2 }]) {
+      const { r, a } = await audit([allow('t', 'c1')], [INIT, searching], [INIT, searching], opts);
+      expect(causes(r)).toEqual([]);
+      expect(r.gate.passed).toBe(true);
+      expect(a.calls).toMatchObject({ caller: 1, upstream: 1 });
+    }
+    const dir = tmpDir();
+    const doc = (name: string) => {
+      const p = path.join(dir, name);
+      writeFileSync(p, JSON.stringify([JSON.parse(INIT), JSON.parse(searching)], null, 1));
+      return p;
+    };
+    const r = await analyze({ profile: 'assay', inputs: [write([allow('t', 'c1')], 'd.ndjson', dir)], caller: [doc('c.json')], upstream: [doc('u.json')] });
+    expect(causes(r)).toEqual([]);
+    expect(r.gate.passed).toBe(true);
+  });
+
+  it('a tool argument of 200 000 backslashes is read in linear time', async () => {
+    const line = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"x":"${'\\'.repeat(200_000)}x tools/call \\u0041"},"_meta":{"assay.correlation_id":"c1"}}}`;
+    const t0 = performance.now();
+    const { r } = await audit([allow('t', 'c1')], null, [INIT, line]);
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(causes(r)).toEqual([]);
+  });
+});
+
 describe('every caller and upstream line is read, in every mode', () => {
   it.each([['{bad json'], ['{"jsonrpc":"2.0","id":1,"method":"tools/list",}'], ["{method:'tools\\x2fcall'}"]])(
     'a malformed upstream line %j: DELIVERY_UNVERIFIED unread-line (invalid-json), the same with --validate-all and --jobs 2',
@@ -232,10 +264,11 @@ describe('every caller and upstream line is read, in every mode', () => {
     write([INIT, call(2, 'ok', 'c2')], 'upstream.jsonl', up);
     write([call(1, 't', 'c1')], 'upstream.jsonl.1', up);
     write(['x'], 'upstream.log', up);
+    symlinkSync(path.join(dir, 'elsewhere'), path.join(up, 'latest'));
     const r = await analyze({ profile: 'assay', inputs: [write([allow('ok', 'c2'), deny('t', 'c1')], 'd.ndjson', dir)], upstream: [up] });
     failsClosed(r, 'unread-line');
     const notRead = unverified(r).filter((f) => (f.data as { reason?: string }).reason === 'not-a-log');
-    expect(notRead.map((f) => path.basename((f.data as { path: string }).path)).sort()).toEqual(['upstream.jsonl.1', 'upstream.log']);
+    expect(notRead.map((f) => path.basename((f.data as { path: string }).path)).sort()).toEqual(['latest', 'upstream.jsonl.1', 'upstream.log']);
     expect(notRead[0]!.message).toContain('of a --caller or --upstream directory not read');
   });
 });

@@ -6,7 +6,7 @@
  * values with `\u` and `\/` escapes, vary the whitespace, and put a value longer than every scan
  * budget first: the default report equals the `--validate-all` report, and both equal the report
  * of the same lines written as JSON.stringify(JSON.parse(line)) — but for the DUPLICATE_KEY
- * errors that only the written repeat can give.
+ * errors and Assay's DELIVERY_UNVERIFIED `repeated-key` that only the written repeat can give.
  */
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
@@ -160,6 +160,11 @@ function render(rec: Record<string, Json>, sp: Spelling, n: number): string {
 
 /** The report, without what only the options or the bytes can change. */
 function meaning(r: Report, dropDuplicateKey: boolean) {
+  // What only the written repeat can give: DUPLICATE_KEY, and Assay's `repeated-key` (a key given
+  // twice on a line that mentions tools/call, docs/assay.md).
+  const repeat = (f: Report['findings'][number]) => f.code === 'DUPLICATE_KEY' || (f.code === 'DELIVERY_UNVERIFIED' && (f.data as { reason?: string }).reason === 'repeated-key');
+  const dropped = new Map<string, number>();
+  for (const f of r.findings) if (dropDuplicateKey && repeat(f)) dropped.set(f.code, (dropped.get(f.code) ?? 0) + 1);
   const drop = (c: string) => dropDuplicateKey && c === 'DUPLICATE_KEY';
   return {
     channels: r.channels,
@@ -167,8 +172,13 @@ function meaning(r: Report, dropDuplicateKey: boolean) {
     notes: r.notes,
     // `unparsed`: the lines the reader skipped without JSON.parse, which --validate-all parses.
     inputs: r.inputs.map((i) => ({ ...i, bytes: 0, unparsed: 0 })),
-    findings: r.findings.filter((f) => !drop(f.code)),
-    findingCounts: Object.fromEntries(Object.entries(r.findingCounts).filter(([c]) => !drop(c))),
+    findings: r.findings.filter((f) => !(dropDuplicateKey && repeat(f))),
+    findingCounts: Object.fromEntries(
+      Object.entries(r.findingCounts)
+        .filter(([c]) => !drop(c))
+        .map(([c, n]) => [c, n - (dropped.get(c) ?? 0)] as const)
+        .filter(([, n]) => n > 0),
+    ),
   };
 }
 

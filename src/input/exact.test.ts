@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ByteSample, ChunkSearch, escapePatterns, repeatedKey } from './exact.js';
+import { ByteSample, ChunkSearch, escapePatterns, repeatedKey, repeatsAnyKey } from './exact.js';
 import type { KeepTree } from '../profiles/keep.js';
 
 const rk = (s: string, tree: KeepTree = { method: true, id: true, params: { name: true } }) => repeatedKey(Buffer.from(s), 0, Buffer.byteLength(s), tree);
@@ -72,5 +72,22 @@ describe('ChunkSearch probes', () => {
         }
       }
     }
+  });
+});
+
+describe('repeatsAnyKey', () => {
+  const t = (line: string) => repeatsAnyKey(Buffer.from(line, 'utf8'), 0, Buffer.byteLength(line));
+  it.each([
+    ['{"a":1,"a":2}', true],
+    ['{"a":{"b":1,"b":2}}', true],
+    ['[{"a":1},{"a":1}]', false],
+    ['{"a":{"x":1},"b":{"x":1}}', false],
+    ['{"a":"\\"a\\":","b":1}', false],
+    ['{"\\u0061":1,"a":2}', true],
+    ['{"é":1,"\\u00e9":2}', true],
+    ['{"a":[{"a":1}],"b":2}', false],
+    ['"a":1', false],
+  ])('%s → %s', (line, want) => {
+    expect(t(line)).toBe(want);
   });
 });

@@ -329,3 +329,45 @@ function scanObject(buf: Buffer, i: number, e: number, plan: KeyPlan, prefix: st
     else return -1;
   }
 }
+
+const LBRACKET = 0x5b;
+const RBRACKET = 0x5d;
+
+/**
+ * Whether some object of the JSON line `s..e` holds a key twice, any key at any depth (keys compared
+ * decoded, as JSON.parse compares them). JSON.parse keeps the last value, so a reader keeping the
+ * first may read another message. Call it on lines JSON.parse accepted: in valid JSON a string
+ * followed by `:` is a key.
+ */
+export function repeatsAnyKey(buf: Buffer, s: number, e: number): boolean {
+  const stack: Array<Set<string> | null> = [];
+  let i = s;
+  while (i < e) {
+    const c = buf[i]!;
+    if (c === LBRACE) {
+      stack.push(new Set());
+      i++;
+    } else if (c === LBRACKET) {
+      stack.push(null);
+      i++;
+    } else if (c === RBRACE || c === RBRACKET) {
+      stack.pop();
+      i++;
+    } else if (c === QUOTE) {
+      const end = skipString(buf, i, e);
+      if (end < 0) return false;
+      let j = end;
+      while (j < e && isWs(buf[j]!)) j++;
+      const keys = stack.length > 0 ? stack[stack.length - 1] : null;
+      if (keys && buf[j] === COLON) {
+        let plain = true;
+        for (let x = i + 1; x < end - 1 && plain; x++) if (buf[x] === BSLASH || buf[x]! >= 0x80) plain = false;
+        const k = plain ? buf.toString('latin1', i + 1, end - 1) : (JSON.parse(buf.toString('utf8', i, end)) as string);
+        if (keys.has(k)) return true;
+        keys.add(k);
+      }
+      i = end;
+    } else i++;
+  }
+  return false;
+}

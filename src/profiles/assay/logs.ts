@@ -2,8 +2,9 @@
  * The JSON-RPC logs around the decisions: the caller's sent `tools/call` lines (requests of
  * `decision`) and the upstream's received ones (terminals of `delivery`).
  */
-import { foldKey } from '../../input/exact.js';
+import { foldKey, repeatedKey, repeatsAnyKey } from '../../input/exact.js';
 import type { Loc } from '../../model.js';
+import type { KeepTree } from '../keep.js';
 import { finding } from '../../report/findings.js';
 import { checkId, derivedKey, type IdKey, makeEvent } from '../event.js';
 import type { ProfileContext, RecordHandler, RecordOutcome } from '../types.js';
@@ -113,15 +114,20 @@ function hidesToolsCall(v: unknown): boolean {
  * reader has them (a JSON document's element is already whole); every caller and upstream line is
  * read (`readAll`), so this sees the same lines in every mode.
  */
-function wrapsToolsCall(obj: Record<string, unknown>, raw: Buffer | null): boolean {
+function wrapsToolsCall(obj: Record<string, unknown>, raw: Buffer | null, watched: KeepTree): 'wrapped' | 'repeated-key' | null {
   if (raw !== null) {
     // A JSON-RPC tools/call mentions it once, in its method: hiding one takes a second mention
     // (`keep` holds `jsonrpc`). Most other lines mention none: their bytes say so, no second parse.
     const call = toolsCallString(obj.method) && Object.prototype.hasOwnProperty.call(obj, 'jsonrpc');
-    if (!mayMentionToolsCall(raw, 0, raw.length, call ? 2 : 1)) return false;
+    if (!mayMentionToolsCall(raw, 0, raw.length, call ? 2 : 1)) return null;
   }
-  return hidesToolsCall(whole(obj, raw));
+  if (hidesToolsCall(whole(obj, raw))) return 'wrapped';
+  // A key given twice: JSON.parse kept the last value; a reader keeping the first may see a call
+  // (`{"received":{…tools/call…},"received":null}`). A key the audit reads (`watched`) given twice
+  // is a DUPLICATE_KEY already (duplicates.ts): not said twice.
+  return raw !== null && repeatsAnyKey(raw, 0, raw.length) && repeatedKey(raw, 0, raw.length, watched, true) === null ? 'repeated-key' : null;
 }
+
 
 /** A record read whole: from its bytes when the reader has them (it was read through `keep`), else as given (a JSON document's element is whole). */
 function whole(value: unknown, raw: Buffer | null): unknown {
@@ -175,10 +181,12 @@ export function callerHandler(run: AssayRun, ctx: ProfileContext): RecordHandler
       const pre = preRead(run, value, loc, 'caller', raw);
       if (pre !== null) return pre;
       const obj = value as Record<string, unknown>;
-      if (wrapsToolsCall(obj, raw)) {
+      const hidden = wrapsToolsCall(obj, raw, keys);
+      if (hidden !== null) {
         // A call inside an envelope this profile does not read, as on the upstream: not read, so not verified.
-        run.unverify('unread-line', loc, { path: loc.path, reason: 'wrapped' });
-        return 'ignored';
+        run.unverify('unread-line', loc, { path: loc.path, reason: hidden });
+        // A repeated key: the line is still read as JSON.parse reads it.
+        if (hidden === 'wrapped') return 'ignored';
       }
       const call = readCall(run, obj, loc, 'decision', ctx);
       if (call === 'establish') {
@@ -230,11 +238,13 @@ export function upstreamHandler(run: AssayRun, ctx: ProfileContext): RecordHandl
       const pre = preRead(run, value, loc, 'upstream', raw);
       if (pre !== null) return pre;
       const obj = value as Record<string, unknown>;
-      if (wrapsToolsCall(obj, raw)) {
+      const hidden = wrapsToolsCall(obj, raw, keys);
+      if (hidden !== null) {
         // An arrival inside an envelope this profile does not read: it may be a denied call that
         // reached the upstream, so the audit cannot say "verified" (docs/assay.md, unread-line).
-        run.unverify('unread-line', loc, { path: loc.path, reason: 'wrapped' });
-        return 'ignored';
+        run.unverify('unread-line', loc, { path: loc.path, reason: hidden });
+        // A repeated key: the line is still read as JSON.parse reads it.
+        if (hidden === 'wrapped') return 'ignored';
       }
       const call = readCall(run, obj, loc, 'delivery', ctx);
       if (!call || call === 'establish') return 'ignored';

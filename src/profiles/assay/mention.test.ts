@@ -31,6 +31,17 @@ describe('a mention of tools/call', () => {
   });
 });
 
+describe('nesting', () => {
+  it('a message nested 8 levels deep as JSON text by an encoder writing \\ and / as \\u005c and \\u002f', () => {
+    let v: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't' } };
+    for (let d = 0; d < 8; d++) {
+      const text = JSON.stringify(v).replace(/[\\/]/g, (c) => (c === '/' ? '\\u002f' : '\\u005c'));
+      v = { message: text };
+      expect(holdsToolsCall(v), `depth ${d + 1}`).toBe(true);
+    }
+  });
+});
+
 describe('cost', () => {
   it('a run of 400 000 backslashes ending in no escape is read in linear time (no regex retries per backslash)', () => {
     for (const tail of ['x', 'u12', 'tools/list']) {

@@ -13,9 +13,14 @@ function plain(s: string): boolean {
   return s.replace(/[\s\p{Cc}\p{Cf}\\]/gu, '').toLowerCase().includes(TEXT);
 }
 
-/** JSON escapes left in a string read: `\uXXXX` (behind any number of backslashes) as its character, `\b \f \n \r \t` as nothing; up to four levels. */
+/**
+ * JSON escapes left in a string read: `\uXXXX` (behind any number of backslashes) as its character,
+ * `\b \f \n \r \t` as nothing, again until nothing changes. Each pass shortens the string, and a
+ * level of nesting that writes its backslash as `\u005c` makes it six times longer, so a line
+ * holds few levels; the bound of 32 passes is beyond any line.
+ */
 function unescaped(s: string): string {
-  for (let i = 0; i < 4 && s.includes('\\'); i++) {
+  for (let i = 0; i < 32 && s.includes('\\'); i++) {
     // Each run of backslashes is matched from its first one only (the lookbehind): linear, where
     // `\\+u` alone retries from every backslash of a long run that ends in no escape.
     const next = s.replace(/(?<!\\)\\+u([0-9a-fA-F]{4})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))).replace(/(?<!\\)\\+[bfnrt]/g, '');

@@ -244,6 +244,17 @@ describe('an allowed call whose arguments mention tools/call is that call', () =
   });
 });
 
+describe('a key given twice may hide a call', () => {
+  it('{"received":<call>,"received":null}: JSON.parse keeps null, a reader keeping the first sees the call: unread-line (repeated-key), in every mode', async () => {
+    const bare = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{}}}';
+    for (const opts of [{}, { validateAll: true }, { jobs: 2 }]) {
+      const { r } = await audit([deny('t')], null, [INIT, `{"received":${bare},"received":null}`], opts);
+      failsClosed(r, 'unread-line');
+      expect(unverified(r).find((f) => (f.data as { reason?: string }).reason === 'repeated-key')!.locations.map(base)).toEqual(['u.jsonl:2']);
+    }
+  });
+});
+
 describe('every caller and upstream line is read, in every mode', () => {
   it.each([['{bad json'], ['{"jsonrpc":"2.0","id":1,"method":"tools/list",}'], ["{method:'tools\\x2fcall'}"]])(
     'a malformed upstream line %j: DELIVERY_UNVERIFIED unread-line (invalid-json), the same with --validate-all and --jobs 2',

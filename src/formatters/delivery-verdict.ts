@@ -31,15 +31,16 @@ export function deliveryAudit(report: Report): DeliveryVerdict | null {
   const unverified = count('DELIVERY_UNVERIFIED');
   const causes = [...new Set(report.findings.flatMap((f) => (f.code === 'DELIVERY_UNVERIFIED' ? [f.data.cause] : [])))];
   const unverifiedText = `${unverified} DELIVERY_UNVERIFIED${causes.length > 0 ? `: ${causes.join(', ')}` : ''}${report.gate.allowUnverified ? '; not counted by the gate: --allow-unverified' : ''}`;
+  const couldNotVerify: DeliveryVerdict = { state: 'could-not-verify', level: report.gate.allowUnverified ? 'warning' : 'error', text: `delivery audit: could not verify — ${unverifiedText}` };
   if (d === null) {
     // An --upstream given that holds no JSON-RPC message: asked for, not done (`no-json-rpc`).
-    if (causes.includes('no-json-rpc')) return { state: 'could-not-verify', level: report.gate.allowUnverified ? 'warning' : 'error', text: `delivery audit: could not verify — ${unverifiedText}` };
+    if (causes.includes('no-json-rpc')) return couldNotVerify;
     // Decision records and a caller log say what was decided, never what reached the upstream.
     return { state: 'not-evaluated', level: 'warning', text: NOT_EVALUATED_TEXT };
   }
   const violations = (['DENIED_BUT_DELIVERED', 'UNRECORDED_DELIVERY'] as const).filter((c) => count(c) > 0).map((c) => `${count(c)} ${c}`);
   if (violations.length > 0) return { state: 'violated', level: 'error', text: `delivery audit: violated (${violations.join(', ')}${unverified > 0 ? `; ${unverifiedText}` : ''})` };
-  if (unverified > 0) return { state: 'could-not-verify', level: report.gate.allowUnverified ? 'warning' : 'error', text: `delivery audit: could not verify — ${unverifiedText}` };
+  if (unverified > 0) return couldNotVerify;
   // An Assay line the audit reads holding a key twice: a parser keeping the first reads another message.
   const dup = report.findingCounts.DUPLICATE_KEY ?? 0;
   if (dup > 0) return { state: 'could-not-verify', level: 'error', text: `delivery audit: could not verify — ${dup} DUPLICATE_KEY` };

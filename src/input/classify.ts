@@ -28,12 +28,6 @@ export interface ClassifyRule {
   values?: readonly string[];
   prefixes?: readonly string[];
   /**
-   * A value that is one of `values` once the blanks around it are dropped is read too: on the
-   * bytes, spaces and (conservatively) any non-ASCII byte; on a value with escapes, what
-   * `String.prototype.trim` drops.
-   */
-  padded?: boolean;
-  /**
    * Every line of a source this rule applies to is parsed, as with `--validate-all`: the profile
    * must see each one (Assay's caller and upstream logs, where any line may hide a call and a line
    * that is no JSON is one the audit could not read).
@@ -91,7 +85,6 @@ interface RulePlan {
   prefixes: Buffer[];
   otherSkips: boolean;
   absentSkips: boolean;
-  padded: boolean;
   text: { values: readonly string[]; prefixes: readonly string[] };
   /** A handler without a rule: what it does is left to the needles. */
   unknown?: true;
@@ -123,7 +116,7 @@ export class LineClassifier {
   constructor(rules: readonly (ClassifyRule & { unknown?: true })[]) {
     for (const r of rules) {
       if (r.unknown) {
-        this.rules.push({ k: -1, values: [], prefixes: [], otherSkips: false, absentSkips: false, padded: false, text: { values: [], prefixes: [] }, unknown: true });
+        this.rules.push({ k: -1, values: [], prefixes: [], otherSkips: false, absentSkips: false, text: { values: [], prefixes: [] }, unknown: true });
         break;
       }
       let k = this.keys.findIndex((x) => x.key.toString('utf8') === r.key);
@@ -137,7 +130,6 @@ export class LineClassifier {
         prefixes: (r.prefixes ?? []).map((v) => Buffer.from(v, 'utf8')),
         otherSkips: r.other === 'ignored',
         absentSkips: r.absent === 'ignored',
-        padded: r.padded === true,
         text: { values: r.values ?? [], prefixes: r.prefixes ?? [] },
       });
     }
@@ -157,7 +149,7 @@ export class LineClassifier {
       if (st === NOT_SEEN && !complete) return -1;
       if (st === STRING) {
         const d = this.decoded[r.k];
-        if (d != null ? matchesText(d, r) || (r.padded && matchesText(d.trim(), r)) : this.matches(buf, this.vs[r.k]!, this.ve[r.k]!, r)) {
+        if (d != null ? matchesText(d, r) : this.matches(buf, this.vs[r.k]!, this.ve[r.k]!, r)) {
           this.parsedBy = i;
           return PARSE;
         }
@@ -181,13 +173,6 @@ export class LineClassifier {
       let k = 0;
       while (k < p.length && buf[s + k] === p[k]) k++;
       if (k === p.length) return true;
-    }
-    if (r.padded) {
-      let a = s;
-      let b = e;
-      while (a < b && (buf[a] === 0x20 || buf[a]! >= 0x80)) a++;
-      while (b > a && (buf[b - 1] === 0x20 || buf[b - 1]! >= 0x80)) b--;
-      if (a > s || b < e) return this.matches(buf, a, b, { ...r, padded: false });
     }
     return false;
   }

@@ -41,13 +41,6 @@ export { ASSAY_KEEP, DECISION_CHANNEL, DELIVERY_CHANNEL } from './channels.js';
 export { DEFAULT_CORRELATION_KEY, NOTE_ALLOWED_NOT_OBSERVED, NOTE_NO_DECISION_RECORD, RUN_SCOPE, type AssayOptions } from './options.js';
 export { jsonRpcKey, producerToolName } from './rpc.js';
 
-/** Every case spelling of `tools/call` but the exact one (2^9 − 1: its nine letters each either case). */
-const TOOLS_CALL_SPELLINGS: readonly string[] = (() => {
-  let out = [''];
-  for (const ch of 'tools/call') out = out.flatMap((p) => (ch.toLowerCase() === ch.toUpperCase() ? [p + ch] : [p + ch, p + ch.toUpperCase()]));
-  return out.filter((v) => v !== 'tools/call');
-})();
-
 export function assayProfile(options: Record<string, unknown> = {}): Profile {
   const run = new AssayRun(options as AssayOptions);
   return {
@@ -57,12 +50,11 @@ export function assayProfile(options: Record<string, unknown> = {}): Profile {
     needles: ASSAY_NEEDLES,
     classify: {
       capture: { key: 'schema', prefixes: ['assay.'], other: 'unclaimed', absent: 'unclaimed', unique: assayUnique('capture', run.key) },
-      // Every line of the caller and upstream logs is read (`readAll`): any line may hide a call (an
-      // envelope, logs.ts `wrapsToolsCall`), and one that is no JSON is a line the audit could not
-      // read, in every mode (docs/assay.md). The kinds still prune what a tools/call line keeps;
-      // every other spelling of tools/call (case, blanks around it) is noted, never paired.
-      caller: { key: 'method', values: ['tools/call', 'initialize', ...TOOLS_CALL_SPELLINGS], padded: true, readAll: true, other: 'ignored', absent: 'ignored', unique: assayUnique('rpc', run.key) },
-      upstream: { key: 'method', values: ['tools/call', 'initialize', ...TOOLS_CALL_SPELLINGS], padded: true, readAll: true, other: 'ignored', absent: 'ignored', unique: assayUnique('rpc', run.key) },
+      // Every line of the caller and upstream logs is read (`readAll`), so no kind decides: any line
+      // may hide a call (an envelope, logs.ts `wrapsToolsCall`), and one that is no JSON is a line
+      // the audit could not read, in every mode (docs/assay.md). Each is pruned by `keep`.
+      caller: { key: 'method', readAll: true, other: 'ignored', absent: 'ignored', unique: assayUnique('rpc', run.key) },
+      upstream: { key: 'method', readAll: true, other: 'ignored', absent: 'ignored', unique: assayUnique('rpc', run.key) },
     },
     keep: ASSAY_KEEP,
     open(source: Source, ctx: ProfileContext): RecordHandler | null {

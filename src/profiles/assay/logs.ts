@@ -128,7 +128,6 @@ function wrapsToolsCall(obj: Record<string, unknown>, raw: Buffer | null, watche
   return raw !== null && repeatsAnyKey(raw, 0, raw.length) && repeatedKey(raw, 0, raw.length, watched, true) === null ? 'repeated-key' : null;
 }
 
-
 /** A record read whole: from its bytes when the reader has them (it was read through `keep`), else as given (a JSON document's element is whole). */
 function whole(value: unknown, raw: Buffer | null): unknown {
   if (raw === null) return value;
@@ -147,9 +146,10 @@ export function unreadLine(run: AssayRun): (loc: Loc, reason: string) => void {
 /**
  * What a JSON-RPC log line says before it is read as a call: a batch (an array) holding a
  * `tools/call` is not read, so the audit is unverified; an `initialize` request is counted (more
- * than one is several runs in one file set). Null: read it as a call.
+ * than one is several runs in one file set); a call hidden in the line (`wrapsToolsCall`, keys in
+ * `watched` given twice are DUPLICATE_KEYs already) makes it unverified. Null: read it as a call.
  */
-function preRead(run: AssayRun, value: unknown, loc: Loc, role: 'caller' | 'upstream', raw: Buffer | null): RecordOutcome | null {
+function preRead(run: AssayRun, value: unknown, loc: Loc, role: 'caller' | 'upstream', raw: Buffer | null, watched: KeepTree): RecordOutcome | null {
   if (Array.isArray(value)) {
     // Also a batch of envelopes (`[{"received":{…tools/call…}}]`): any mention of tools/call.
     const all = whole(value, raw);
@@ -167,6 +167,14 @@ function preRead(run: AssayRun, value: unknown, loc: Loc, role: 'caller' | 'upst
     run.handshakes[role]++;
     return 'ignored';
   }
+  const hidden = wrapsToolsCall(obj, raw, watched);
+  if (hidden !== null) {
+    // A call inside an envelope this profile does not read: on the upstream it may be a denied call
+    // that arrived, so the audit cannot say "verified" (docs/assay.md, unread-line).
+    run.unverify('unread-line', loc, { path: loc.path, reason: hidden });
+    // A repeated key: the line is still read as JSON.parse reads it.
+    if (hidden === 'wrapped') return 'ignored';
+  }
   return null;
 }
 
@@ -178,16 +186,9 @@ export function callerHandler(run: AssayRun, ctx: ProfileContext): RecordHandler
     repeatedKey: repeated,
     record(value: unknown, loc: Loc, raw: Buffer | null, doc?: Buffer): RecordOutcome {
       checkDocumentRecord(doc, keys, loc, repeated, true);
-      const pre = preRead(run, value, loc, 'caller', raw);
+      const pre = preRead(run, value, loc, 'caller', raw, keys);
       if (pre !== null) return pre;
       const obj = value as Record<string, unknown>;
-      const hidden = wrapsToolsCall(obj, raw, keys);
-      if (hidden !== null) {
-        // A call inside an envelope this profile does not read, as on the upstream: not read, so not verified.
-        run.unverify('unread-line', loc, { path: loc.path, reason: hidden });
-        // A repeated key: the line is still read as JSON.parse reads it.
-        if (hidden === 'wrapped') return 'ignored';
-      }
       const call = readCall(run, obj, loc, 'decision', ctx);
       if (call === 'establish') {
         run.establishSkipped++;
@@ -235,17 +236,9 @@ export function upstreamHandler(run: AssayRun, ctx: ProfileContext): RecordHandl
     repeatedKey: repeated,
     record(value: unknown, loc: Loc, raw: Buffer | null, doc?: Buffer): RecordOutcome {
       checkDocumentRecord(doc, keys, loc, repeated, true);
-      const pre = preRead(run, value, loc, 'upstream', raw);
+      const pre = preRead(run, value, loc, 'upstream', raw, keys);
       if (pre !== null) return pre;
       const obj = value as Record<string, unknown>;
-      const hidden = wrapsToolsCall(obj, raw, keys);
-      if (hidden !== null) {
-        // An arrival inside an envelope this profile does not read: it may be a denied call that
-        // reached the upstream, so the audit cannot say "verified" (docs/assay.md, unread-line).
-        run.unverify('unread-line', loc, { path: loc.path, reason: hidden });
-        // A repeated key: the line is still read as JSON.parse reads it.
-        if (hidden === 'wrapped') return 'ignored';
-      }
       const call = readCall(run, obj, loc, 'delivery', ctx);
       if (!call || call === 'establish') return 'ignored';
       run.upstreamCalls++;

@@ -218,7 +218,7 @@ export interface OrphanResponseRecord {
   scope: string;
   terminal: CallSide;
   /** Why nothing could take it. */
-  reason: 'no-open-request' | 'id-not-open' | 'id-fell-out-of-window' | 'id-already-closed' | 'signature-conflict';
+  reason: 'no-open-request' | 'id-not-open' | 'id-evicted' | 'id-already-closed' | 'signature-conflict';
 }
 
 /** The declaration of a channel as reports carry it (plain data; formatters read only this). */

@@ -119,6 +119,7 @@ export class PairingEngine {
         openTotal: 0,
         openQueue: new OpenQueue(),
         closed: new RecentKeys(this.closedWindow),
+        evicted: null,
         idle: [],
         idleStamps: [],
         idleHead: 0,
@@ -252,6 +253,7 @@ export class PairingEngine {
     // than the scope's open requests (without eviction that holds by construction), so it is trimmed
     // oldest-first when its own copy of this request was already taken.
     forgetInShadows(open, req);
+    if (req.ev.id !== null) (ch.evicted ??= new RecentKeys(this.closedWindow)).remember(sc.scope, req.ev.id);
     this.orphanRequest(ch, sc, req, 'evicted');
     this.maybeDropOpen(sc);
     this.markIdle(ch, sc);
@@ -364,6 +366,7 @@ export class PairingEngine {
       );
       return;
     }
+    if (ev.id !== null && ch.evicted?.has(sc.scope, ev.id)) return this.orphanResponse(ch, sc, ev, 'id-evicted');
     this.orphanResponse(ch, sc, ev, ev.id !== null ? 'id-not-open' : 'no-open-request');
   }
 

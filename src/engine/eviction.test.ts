@@ -66,6 +66,21 @@ describe('--max-open-calls eviction', () => {
     expect(ch.counters.pairs).toBe(0);
   });
 
+  it('says why: a terminal for an evicted request is id-evicted, one for an id never opened id-not-open', () => {
+    const ev = capture();
+    const { e, findings } = engine(1);
+    e.push(ev('request', 'S', 'a'));
+    e.push(ev('request', 'S', 'b')); // evicts a
+    e.push(ev('terminal', 'S', 'a'));
+    e.push(ev('terminal', 'T', 'a')); // another scope: a was never open there
+    e.push(ev('terminal', 'S', 'z'));
+    expect(findings.filter((f) => f.code === 'ORPHAN_RESPONSE').map((f) => [f.scope, f.data.id, f.data.reason])).toEqual([
+      ['S', 'a', 'id-evicted'],
+      ['T', 'a', 'id-not-open'],
+      ['S', 'z', 'id-not-open'],
+    ]);
+  });
+
   it('trims a shadow whose copy of the evicted request was already taken', () => {
     const ev = capture();
     const { e } = engine(2);

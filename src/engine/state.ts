@@ -227,6 +227,11 @@ export interface ChannelState {
   /** Recently closed (scope, id) keys (DUPLICATE_TERMINAL): a bounded window, src/engine/recent.ts. */
   closed: RecentKeys;
   /**
+   * Recently evicted (scope, id) keys (made at the first eviction, bounded like `closed`): a terminal
+   * for one is an orphan response with reason `id-evicted`, not `id-not-open`.
+   */
+  evicted: RecentKeys | null;
+  /**
    * Scopes with no open request, in the order they became idle: the ones folded first when the
    * channel holds more scopes than its cap (docs/design.md §8). An entry is stale when its stamp is
    * no longer the scope's; stale entries leave at the head or when the queue is compacted.

@@ -5,12 +5,12 @@
  */
 import { finding, type Finding, type FindingCollector } from '../report/findings.js';
 import { findingMessage } from '../report/messages.js';
-import { noteText, zeroLatencyNote } from '../report/notes.js';
+import { evictedBeyondWindowNote, noteText, zeroLatencyNote } from '../report/notes.js';
 import { evaluateGate } from '../report/gate.js';
 import { channelReportWithData, inputTotals, REPORT_SCHEMA, type InputLedgerReport, type MergeDataReport, type Report } from '../report/report.js';
 import type { Profile } from '../profiles/index.js';
 import { VERSION } from '../version.js';
-import { DEFAULT_MAX_FINDINGS, runReport, type AnalyzeOptions } from './options.js';
+import { DEFAULT_CLOSED_WINDOW, DEFAULT_MAX_FINDINGS, runReport, type AnalyzeOptions } from './options.js';
 import type { Sources } from './sources.js';
 import type { Roles } from './roles.js';
 import type { Pass } from './engine.js';
@@ -71,6 +71,8 @@ export function buildReport({ opts, found, roles, profiles, collector, pass, inp
 
   const { records, notes } = recordsAndNotes(found, profiles);
   for (const ch of channels) if (ch.zeroLatencies > 0) notes.push(zeroLatencyNote(ch.channel, ch.zeroLatencies));
+  const window = opts.closedWindow ?? DEFAULT_CLOSED_WINDOW;
+  for (const ch of channels) if (ch.evictedRequests > window) notes.push(evictedBeyondWindowNote(ch.channel, window));
   const findings = collector.list().map((f) => ({ ...f, message: findingMessage(f) }) as Finding);
   const findingCounts = collector.countsObject();
   const findingsOmitted: Report['findingsOmitted'] = {};

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.js';
 import { isFailed, type PairRecord } from '../model.js';
-import { BATCH_CHANNEL } from './openai-batch.js';
+import { BATCH_CHANNEL, batchProfileWithLimits } from './openai-batch.js';
+import type { CallEvent } from '../model.js';
+import type { Source } from '../input/sources.js';
+import { NOTE_TEXT } from '../report/notes.js';
 import { ledgerViolations } from '../report/report.js';
 import { fixture, tmpDir, writeCapture } from '../../test/helpers.js';
 
@@ -69,5 +72,68 @@ describe('openai-batch profile', () => {
     expect(r.records['openai-batch']).toMatchObject({ requests: 5, results: 3, failed: 2 });
     // The channel's failure rule (error set, or status ≥ 400) is what the report counts.
     expect(pairs.map((p) => isFailed(BATCH_CHANNEL, p.terminal.attrs))).toEqual([true, true, false]);
+  });
+
+  it('an output past the full hold is read as it comes and counted (heldOverflow), with a note', () => {
+    const p = batchProfileWithLimits({ maxHeld: 2, maxSeen: 10 });
+    const emitted: CallEvent[] = [];
+    const ctx = {
+      emit: (ev: CallEvent) => {
+        emitted.push(ev);
+        return null;
+      },
+      finding: () => {},
+    };
+    const h = p.open({ role: 'capture', path: 'b.jsonl' } as Source, ctx)!;
+    let line = 0;
+    for (const id of ['a', 'b', 'c']) h.record(output(id), { path: 'out.jsonl', line: ++line }, null);
+    // a and b wait for their input; c finds the hold full and goes at once.
+    expect(emitted.map((e) => [e.role, e.id])).toEqual([['terminal', 'c']]);
+    for (const id of ['a', 'b', 'c']) h.record(input(id), { path: 'in.jsonl', line: ++line }, null);
+    p.finish!(ctx);
+    expect(emitted.map((e) => [e.role, e.id])).toEqual([
+      ['terminal', 'c'],
+      ['request', 'a'],
+      ['request', 'b'],
+      ['request', 'c'],
+      ['terminal', 'a'],
+      ['terminal', 'b'],
+    ]);
+    expect(p.summary!()).toEqual({ requests: 3, results: 3, failed: 0, heldUntilEnd: 2, heldOverflow: 1 });
+    expect(p.notes!()).toEqual(['openai-batch-order', 'openai-batch-hold-full']);
+    expect(NOTE_TEXT['openai-batch-hold-full']).toContain('heldOverflow');
+  });
+
+  it('a request evicted at --max-open-calls: its output is ORPHAN_RESPONSE id-evicted, the rest pair', async () => {
+    const dir = tmpDir();
+    const ids = ['r1', 'r2', 'r3', 'r4'];
+    const inp = writeCapture(ids.map((id) => input(id)), 'batchinput.jsonl', dir);
+    const out = writeCapture([...ids].reverse().map((id) => output(id)), 'batch_output.jsonl', dir);
+    const r = await analyze({ inputs: [inp, out], maxOpenCalls: 2 });
+    const ch = r.channels.find((c) => c.channel === 'openai-batch')!;
+    expect(ch).toMatchObject({ requests: 4, terminals: 4, evictedRequests: 2, orphanResponses: 2 });
+    expect(ch.pairs.total).toBe(2);
+    expect(r.findings.filter((f) => f.code === 'ORPHAN_RESPONSE').map((f) => [f.data.id, f.data.reason, f.message])).toEqual([
+      ['r2', 'id-evicted', 'batch output (its record states no caller) answers a request evicted while open (--max-open-calls reached)'],
+      ['r1', 'id-evicted', 'batch output (its record states no caller) answers a request evicted while open (--max-open-calls reached)'],
+    ]);
+    expect(ledgerViolations(r)).toEqual([]);
+  });
+
+  it('more evictions than evicted ids remembered: a note says an id-not-open orphan may answer one', async () => {
+    const dir = tmpDir();
+    const ids = ['r1', 'r2', 'r3', 'r4', 'r5'];
+    const inp = writeCapture(ids.map((id) => input(id)), 'batchinput.jsonl', dir);
+    const out = writeCapture(ids.map((id) => output(id)), 'batch_output.jsonl', dir);
+    const r = await analyze({ inputs: [inp, out], maxOpenCalls: 1, closedWindow: 2 });
+    expect(r.findings.filter((f) => f.code === 'ORPHAN_RESPONSE').map((f) => [f.data.id, f.data.reason])).toEqual([
+      ['r1', 'id-not-open'],
+      ['r2', 'id-not-open'],
+      ['r3', 'id-evicted'],
+      ['r4', 'id-evicted'],
+    ]);
+    expect(r.notes.filter((n) => n.includes('evicted ids remembered'))).toEqual([
+      'openai-batch: more requests were evicted at --max-open-calls (channels[].evictedRequests) than the 2 evicted ids remembered: an orphan response with reason id-not-open may answer one of them (raise --max-open-calls)',
+    ]);
   });
 });

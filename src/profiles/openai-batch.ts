@@ -62,13 +62,31 @@ export interface OpenAiBatchSummary {
   failed: number;
   /** Output lines read before their input line (emitted at the end of the input). */
   heldUntilEnd: number;
+  /**
+   * Output lines whose input line was not read yet when the hold was full (MAX_HELD): read as they
+   * came, so each is an orphan response and its request, read later, an orphan request. Listed only
+   * when some were (a note says so).
+   */
+  heldOverflow?: number;
 }
 
 function has(o: Record<string, unknown>, k: string): boolean {
   return Object.prototype.hasOwnProperty.call(o, k);
 }
 
+/** The windows' bounds (tests make them small). */
+export interface BatchLimits {
+  maxHeld?: number;
+  maxSeen?: number;
+}
+
 export function openAiBatchProfile(): Profile {
+  return batchProfileWithLimits({});
+}
+
+export function batchProfileWithLimits(limits: BatchLimits): Profile {
+  const maxHeld = limits.maxHeld ?? MAX_HELD;
+  const maxSeen = limits.maxSeen ?? MAX_SEEN;
   // Compact windows (openai-batch-store.ts): no string, Set entry or event object per entry.
   const seen = new IdSet();
   const held = new HeldOutputs();
@@ -102,7 +120,7 @@ export function openAiBatchProfile(): Profile {
             const url = asString(o.url);
             const model = asString(body?.model);
             const id = idOf(o.custom_id, loc, ctx);
-            if (id !== null && seen.size < MAX_SEEN) seen.add(id);
+            if (id !== null && seen.size < maxSeen) seen.add(id);
             const attrs: CallAttrs = { kind: 'batch input', provider: url, model };
             ctx.emit(makeEvent(BATCH_CHANNEL, { role: 'request', scope: '', id, sig: [url, model], time: null, caller: 'main', attrs, loc }, ctx));
             return 'used';
@@ -126,8 +144,11 @@ export function openAiBatchProfile(): Profile {
           // An output line without a usable custom_id answers nothing it can name: an orphan.
           const id = idOf(o.custom_id, loc, ctx) ?? derivedKey(`custom_id:missing:${++missingSeq}`);
           const ev = makeEvent(BATCH_CHANNEL, { role: 'terminal', scope: '', id, sig: [null, null], time: null, caller: null, attrs, loc }, ctx);
-          if (seen.has(id) || held.length >= MAX_HELD) ctx.emit(ev);
-          else {
+          if (seen.has(id)) ctx.emit(ev);
+          else if (held.length >= maxHeld) {
+            sum.heldOverflow = (sum.heldOverflow ?? 0) + 1;
+            ctx.emit(ev);
+          } else {
             // The values the event was built from, already clipped and range-checked: rebuilding
             // it at the end finds nothing new and makes the same event.
             const a = ev.attrs;
@@ -155,7 +176,7 @@ export function openAiBatchProfile(): Profile {
       });
     },
     summary: () => (sum.requests + sum.results > 0 ? { ...sum } : undefined),
-    notes: (): NoteCode[] => (sum.results > 0 ? ['openai-batch-order'] : []),
+    notes: (): NoteCode[] => [...(sum.results > 0 ? (['openai-batch-order'] as const) : []), ...(sum.heldOverflow ? (['openai-batch-hold-full'] as const) : [])],
   };
 }
 

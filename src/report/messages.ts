@@ -44,6 +44,8 @@ export function findingMessage(f: Finding): string {
       switch (f.data.reason) {
         case 'id-not-open':
           return `${f.data.kind ?? 'terminal'}${forCaller(f.data.caller)} carries an id no open request has`;
+        case 'id-evicted':
+          return `${f.data.kind ?? 'terminal'}${forCaller(f.data.caller)} answers a request evicted while open (--max-open-calls reached)`;
         case 'id-already-closed':
           return `${f.data.kind ?? 'terminal'}${forCaller(f.data.caller)} reuses the id of an already closed call`;
         case 'signature-conflict':

@@ -19,6 +19,8 @@ export const NOTE_TEXT = {
   'jsonrpc-notifications': 'jsonrpc: notifications are counted (records.jsonrpc.notifications), never calls',
   'jsonrpc-naive-times': 'jsonrpc: times without a zone (naive ISO 8601) were read as UTC',
   'jsonrpc-unknown-direction': 'jsonrpc: some records stated a direction callpair does not know; their ids were not namespaced by direction',
+  'openai-batch-hold-full':
+    'openai: more output lines came before their input line than the 1 000 000 held (records.openai-batch.heldOverflow): those were read as they came, each an orphan response and its request an orphan request though they may pair; give the input file before the output file',
   'openai-batch-order': 'openai: Batch output order is arbitrary by contract: openai-batch pairs by custom_id only, and FIFO is not compared (no crossed pairs)',
   'transcript-naive-times': 'transcript: timestamps without a zone (naive ISO 8601) were read as UTC (records.transcript.naiveTimes)',
   'transcript-beyond-window':
@@ -36,6 +38,14 @@ export type NoteCode = keyof typeof NOTE_TEXT;
 
 export function noteText(code: NoteCode): string {
   return NOTE_TEXT[code];
+}
+
+/**
+ * A channel evicted more open requests (--max-open-calls) than the engine remembers evicted ids
+ * (the closed-id window): a terminal for an evicted request past that is read as `id-not-open`.
+ */
+export function evictedBeyondWindowNote(channel: string, window: number): string {
+  return `${channel}: more requests were evicted at --max-open-calls (channels[].evictedRequests) than the ${window} evicted ids remembered: an orphan response with reason id-not-open may answer one of them (raise --max-open-calls)`;
 }
 
 /** How a channel's zero-latency note starts (`callpair merge` recomputes it from the merged count). */

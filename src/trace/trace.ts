@@ -448,9 +448,13 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
         call.why =
           o.reason === 'id-not-open'
             ? 'nothing took it: it carries an id no open request has, and no open request without an id was there to take it'
-            : o.reason === 'id-fell-out-of-window'
-              ? 'nothing took it: its id was closed too long ago to be recognised'
-              : 'nothing took it: no request was open in its scope (or none whose signature agrees, where the channel requires one)';
+            : o.reason === 'id-evicted'
+              ? 'nothing took it: its request was evicted while open (--max-open-calls reached) before it came'
+              : o.reason === 'id-already-closed'
+                ? 'nothing took it: its id belongs to a call already closed, and the channel counts each terminal as its own'
+                : o.reason === 'signature-conflict'
+                  ? 'nothing took it: the request open with its id names other content (SIGNATURE_CONFLICT)'
+                  : 'nothing took it: no request was open in its scope (or none whose signature agrees, where the channel requires one)';
         const ol = openList(openAtTerminal, null);
         call.open = ol.open;
         call.openOmitted = ol.omitted;

@@ -120,6 +120,7 @@ export class PairingEngine {
         openQueue: new OpenQueue(),
         closed: new RecentKeys(this.closedWindow),
         evicted: null,
+        unsureOrphans: 0,
         idle: [],
         idleStamps: [],
         idleHead: 0,
@@ -366,8 +367,11 @@ export class PairingEngine {
       );
       return;
     }
-    if (ev.id !== null && ch.evicted?.has(sc.scope, ev.id)) return this.orphanResponse(ch, sc, ev, 'id-evicted');
-    this.orphanResponse(ch, sc, ev, ev.id !== null ? 'id-not-open' : 'no-open-request');
+    if (ev.id === null) return this.orphanResponse(ch, sc, ev, 'no-open-request');
+    if (ch.evicted?.has(sc.scope, ev.id)) return this.orphanResponse(ch, sc, ev, 'id-evicted');
+    // Not remembered as closed or evicted, but a window that forgot ids cannot say it never was.
+    if (ch.closed.forgotten || ch.evicted?.forgotten) ch.unsureOrphans++;
+    this.orphanResponse(ch, sc, ev, 'id-not-open');
   }
 
   private orphanResponse(ch: ChannelState, sc: ScopeState, ev: CallEvent, reason: OrphanResponseRecord['reason']): void {
@@ -579,6 +583,7 @@ export class PairingEngine {
         counters: countersSnapshot(ch.counters),
         scopes: [...ch.scopes.values()].map((s) => ({ scope: s.scope, counters: countersSnapshot(s.counters) })),
         ...(ch.folded > 0 ? { scopesFolded: ch.folded } : {}),
+        ...(ch.unsureOrphans > 0 ? { unsureOrphans: ch.unsureOrphans } : {}),
         latencyGroups: [...ch.groups.values()].flatMap((g) => {
           const stats = g.hist.stats();
           if (!stats) return [];

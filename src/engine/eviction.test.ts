@@ -79,6 +79,26 @@ describe('--max-open-calls eviction', () => {
       ['T', 'a', 'id-not-open'],
       ['S', 'z', 'id-not-open'],
     ]);
+    // Nothing forgotten yet: no orphan is unsure.
+    expect(e.snapshot().channels[0]!.unsureOrphans).toBeUndefined();
+  });
+
+  it('an id-not-open orphan read after the closed-id window forgot an id is counted unsure', () => {
+    const ev = capture();
+    const findings: Finding[] = [];
+    const e = new PairingEngine({ channels: [SPEC], sink: { finding: (f) => findings.push(f) }, closedWindow: 2 });
+    for (const id of ['a', 'b', 'c']) {
+      e.push(ev('request', 'S', id));
+      e.push(ev('terminal', 'S', id));
+    }
+    e.push(ev('terminal', 'S', 'c')); // remembered: DUPLICATE_TERMINAL
+    expect(e.snapshot().channels[0]!.unsureOrphans).toBeUndefined();
+    e.push(ev('terminal', 'S', 'a')); // a was forgotten: an orphan, maybe a late repeat
+    expect(findings.map((f) => [f.code, (f.data as { id?: string }).id, (f.data as { reason?: string }).reason ?? null])).toEqual([
+      ['DUPLICATE_TERMINAL', 'c', null],
+      ['ORPHAN_RESPONSE', 'a', 'id-not-open'],
+    ]);
+    expect(e.snapshot().channels[0]!.unsureOrphans).toBe(1);
   });
 
   it('trims a shadow whose copy of the evicted request was already taken', () => {

@@ -34,8 +34,16 @@ export class RecentKeys {
   /** Remembered, not yet in the window (at most `limit`). */
   private pendScopes: string[] = [];
   private pendKeys: string[] = [];
+  /** Some key was forgotten (the window was full): a key not found may have been remembered once. */
+  private forgot = false;
 
   constructor(private readonly limit: number) {}
+
+  /** Whether any key was forgotten so far (the keys remembered are applied first). */
+  get forgotten(): boolean {
+    if (this.pendKeys.length !== 0) this.apply();
+    return this.forgot;
+  }
 
   get size(): number {
     if (this.pendKeys.length !== 0) this.apply();
@@ -114,6 +122,7 @@ export class RecentKeys {
         if (m.size === 0) this.stamps.delete(scope);
       }
       this.count--;
+      this.forgot = true;
       return;
     }
   }

@@ -231,6 +231,8 @@ export interface ChannelState {
    * for one is an orphan response with reason `id-evicted`, not `id-not-open`.
    */
   evicted: RecentKeys | null;
+  /** Orphan responses `id-not-open` read after `closed` or `evicted` forgot an id (ChannelSnapshot.unsureOrphans). */
+  unsureOrphans: number;
   /**
    * Scopes with no open request, in the order they became idle: the ones folded first when the
    * channel holds more scopes than its cap (docs/design.md §8). An entry is stale when its stamp is

@@ -83,6 +83,12 @@ export interface ChannelSnapshot {
   scopes: ScopeSnapshot[];
   /** Scopes folded into the channel's counters past the engine's scope cap (absent: none). */
   scopesFolded?: number;
+  /**
+   * Orphan responses with reason `id-not-open` read after the closed-id or evicted-id window had
+   * forgotten an id (absent: none): each may be a late repeat of a closed call or answer an evicted
+   * request, which a larger window would have said (a note in the report).
+   */
+  unsureOrphans?: number;
   /** Latency groups in first-seen order. */
   latencyGroups: LatencyGroupSnapshot[];
   /** The channel's whole latency histogram (null without latencies), for `callpair merge`. */

@@ -5,7 +5,7 @@
  */
 import { finding, type Finding, type FindingCollector } from '../report/findings.js';
 import { findingMessage } from '../report/messages.js';
-import { evictedBeyondWindowNote, noteText, zeroLatencyNote } from '../report/notes.js';
+import { noteText, unsureOrphansNote, zeroLatencyNote } from '../report/notes.js';
 import { evaluateGate } from '../report/gate.js';
 import { channelReportWithData, inputTotals, REPORT_SCHEMA, type InputLedgerReport, type MergeDataReport, type Report } from '../report/report.js';
 import type { Profile } from '../profiles/index.js';
@@ -72,7 +72,7 @@ export function buildReport({ opts, found, roles, profiles, collector, pass, inp
   const { records, notes } = recordsAndNotes(found, profiles);
   for (const ch of channels) if (ch.zeroLatencies > 0) notes.push(zeroLatencyNote(ch.channel, ch.zeroLatencies));
   const window = opts.closedWindow ?? DEFAULT_CLOSED_WINDOW;
-  for (const ch of channels) if (ch.evictedRequests > window) notes.push(evictedBeyondWindowNote(ch.channel, window));
+  for (const st of snapshot.channels) if (st.unsureOrphans) notes.push(unsureOrphansNote(st.spec.name, st.unsureOrphans, window));
   const findings = collector.list().map((f) => ({ ...f, message: findingMessage(f) }) as Finding);
   const findingCounts = collector.countsObject();
   const findingsOmitted: Report['findingsOmitted'] = {};

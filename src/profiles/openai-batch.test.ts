@@ -120,7 +120,7 @@ describe('openai-batch profile', () => {
     expect(ledgerViolations(r)).toEqual([]);
   });
 
-  it('more evictions than evicted ids remembered: a note says an id-not-open orphan may answer one', async () => {
+  it('more evictions than evicted ids remembered: a note counts the id-not-open orphans that may answer one', async () => {
     const dir = tmpDir();
     const ids = ['r1', 'r2', 'r3', 'r4', 'r5'];
     const inp = writeCapture(ids.map((id) => input(id)), 'batchinput.jsonl', dir);
@@ -132,8 +132,8 @@ describe('openai-batch profile', () => {
       ['r3', 'id-evicted'],
       ['r4', 'id-evicted'],
     ]);
-    expect(r.notes.filter((n) => n.includes('evicted ids remembered'))).toEqual([
-      'openai-batch: more requests were evicted at --max-open-calls (channels[].evictedRequests) than the 2 evicted ids remembered: an orphan response with reason id-not-open may answer one of them (raise --max-open-calls)',
+    expect(r.notes.filter((n) => n.includes('forgotten'))).toEqual([
+      'openai-batch: 2 orphan response(s) with reason id-not-open were read after the engine had forgotten closed or evicted ids (it remembers the last 2 of each): each may repeat a call closed earlier or answer a request evicted at --max-open-calls',
     ]);
   });
 });

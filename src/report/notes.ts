@@ -20,7 +20,7 @@ export const NOTE_TEXT = {
   'jsonrpc-naive-times': 'jsonrpc: times without a zone (naive ISO 8601) were read as UTC',
   'jsonrpc-unknown-direction': 'jsonrpc: some records stated a direction callpair does not know; their ids were not namespaced by direction',
   'openai-batch-hold-full':
-    'openai: more output lines came before their input line than the 1 000 000 held (records.openai-batch.heldOverflow): those were read as they came, each an orphan response and its request an orphan request though they may pair; give the input file before the output file',
+    'openai: more output lines came before their input line than the 1 000 000 held (records.openai-batch.heldOverflow): those were read as they came, each an orphan response and its request an orphan request though they may pair; give the input file first, with --max-open-calls above its number of requests',
   'openai-batch-order': 'openai: Batch output order is arbitrary by contract: openai-batch pairs by custom_id only, and FIFO is not compared (no crossed pairs)',
   'transcript-naive-times': 'transcript: timestamps without a zone (naive ISO 8601) were read as UTC (records.transcript.naiveTimes)',
   'transcript-beyond-window':
@@ -41,11 +41,12 @@ export function noteText(code: NoteCode): string {
 }
 
 /**
- * A channel evicted more open requests (--max-open-calls) than the engine remembers evicted ids
- * (the closed-id window): a terminal for an evicted request past that is read as `id-not-open`.
+ * Orphan responses `id-not-open` read after the engine's closed-id or evicted-id window (the last
+ * `window` ids of each) had forgotten an id: a larger window might have read each as a repeat of a
+ * closed call (DUPLICATE_TERMINAL) or as answering an evicted request (`id-evicted`).
  */
-export function evictedBeyondWindowNote(channel: string, window: number): string {
-  return `${channel}: more requests were evicted at --max-open-calls (channels[].evictedRequests) than the ${window} evicted ids remembered: an orphan response with reason id-not-open may answer one of them (raise --max-open-calls)`;
+export function unsureOrphansNote(channel: string, count: number, window: number): string {
+  return `${channel}: ${count} orphan response(s) with reason id-not-open were read after the engine had forgotten closed or evicted ids (it remembers the last ${window} of each): each may repeat a call closed earlier or answer a request evicted at --max-open-calls`;
 }
 
 /** How a channel's zero-latency note starts (`callpair merge` recomputes it from the merged count). */

@@ -116,6 +116,8 @@ export interface CompareChannel extends CompareCounts {
   attribution: AttributionRow[];
   /** Attributions (calls × strategies) of callers beyond the `maxCallers` bound, folded into the caller `(other)`. */
   callsFolded: number;
+  /** Requests evicted at --max-open-calls (analyze's channels[].evictedRequests): orphans of the bound. */
+  evictedRequests: number;
   scopeCount: number;
   scopes: CompareScope[];
 }
@@ -359,6 +361,7 @@ export async function compareWithReport(opts: CompareOptions): Promise<{ compare
       atRiskExamples: c.atRisk,
       attribution: attributionRows(c),
       callsFolded: c.foldedCount,
+      evictedRequests: chr.evictedRequests,
       scopeCount: scopes.length,
       scopes,
     });

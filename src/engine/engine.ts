@@ -235,12 +235,14 @@ export class PairingEngine {
       open.fifo.add(req);
       open.sigShadow.add(req);
     }
+    ch.openTotal++;
+    ch.openQueue.push(req, ch.openTotal);
+    // Evicted first, then counted: no scope is said to hold more than --max-open-calls at once. The
+    // oldest request evicted is never this one (two at least are open), so the scope keeps `open`.
+    if (ch.openTotal > this.maxOpenCalls) this.evictOldest(ch);
     const inFlight = open.all.size;
     if (inFlight > scc.maxInFlight) scc.maxInFlight = inFlight;
     if (inFlight > cc.maxInFlight) cc.maxInFlight = inFlight;
-    ch.openTotal++;
-    ch.openQueue.push(req, ch.openTotal);
-    if (ch.openTotal > this.maxOpenCalls) this.evictOldest(ch);
   }
 
   /** Over --max-open-calls: the channel's oldest open request becomes an orphan with reason `evicted`. */

@@ -131,6 +131,8 @@ describe('--max-open-calls eviction', () => {
           e.push(ev(x.role, x.scope, x.id, x.provider));
           const st = e.channels.get('llm')!;
           expect(st.openTotal).toBeLessThanOrEqual(max);
+          // Counted after the eviction: no scope is said to hold more than the bound.
+          expect(st.counters.maxInFlight).toBeLessThanOrEqual(max);
           expect(st.openQueue.length).toBeGreaterThanOrEqual(st.openTotal);
           expect(st.openQueue.length).toBeLessThanOrEqual(2 * st.openTotal + 1024);
           for (const sc of st.scopes.values()) {

@@ -5,12 +5,12 @@
  */
 import { finding, type Finding, type FindingCollector } from '../report/findings.js';
 import { findingMessage } from '../report/messages.js';
-import { noteText, unsureOrphansNote, zeroLatencyNote } from '../report/notes.js';
+import { evictedNote, noteText, unsureOrphansNote, zeroLatencyNote } from '../report/notes.js';
 import { evaluateGate } from '../report/gate.js';
 import { channelReportWithData, inputTotals, REPORT_SCHEMA, type InputLedgerReport, type MergeDataReport, type Report } from '../report/report.js';
 import type { Profile } from '../profiles/index.js';
 import { VERSION } from '../version.js';
-import { DEFAULT_CLOSED_WINDOW, DEFAULT_MAX_FINDINGS, runReport, type AnalyzeOptions } from './options.js';
+import { DEFAULT_CLOSED_WINDOW, DEFAULT_MAX_FINDINGS, DEFAULT_MAX_OPEN_CALLS, runReport, type AnalyzeOptions } from './options.js';
 import type { Sources } from './sources.js';
 import type { Roles } from './roles.js';
 import type { Pass } from './engine.js';
@@ -71,6 +71,7 @@ export function buildReport({ opts, found, roles, profiles, collector, pass, inp
 
   const { records, notes } = recordsAndNotes(found, profiles);
   for (const ch of channels) if (ch.zeroLatencies > 0) notes.push(zeroLatencyNote(ch.channel, ch.zeroLatencies));
+  for (const ch of channels) if (ch.evictedRequests > 0) notes.push(evictedNote(ch.channel, ch.evictedRequests, opts.maxOpenCalls ?? DEFAULT_MAX_OPEN_CALLS));
   const window = opts.closedWindow ?? DEFAULT_CLOSED_WINDOW;
   for (const st of snapshot.channels) if (st.unsureOrphans) notes.push(unsureOrphansNote(st.spec.name, st.unsureOrphans, window));
   const findings = collector.list().map((f) => ({ ...f, message: findingMessage(f) }) as Finding);

@@ -5,6 +5,9 @@ import { BATCH_CHANNEL, batchProfileWithLimits } from './openai-batch.js';
 import type { CallEvent } from '../model.js';
 import type { Source } from '../input/sources.js';
 import { NOTE_TEXT } from '../report/notes.js';
+import { compare } from '../compare/compare.js';
+import { trace } from '../trace/trace.js';
+import { traceBlocks } from '../formatters/trace/blocks.js';
 import { ledgerViolations } from '../report/report.js';
 import { fixture, tmpDir, writeCapture } from '../../test/helpers.js';
 
@@ -117,7 +120,20 @@ describe('openai-batch profile', () => {
       ['r2', 'id-evicted', 'batch output (its record states no caller) answers a request evicted while open (--max-open-calls reached)'],
       ['r1', 'id-evicted', 'batch output (its record states no caller) answers a request evicted while open (--max-open-calls reached)'],
     ]);
+    expect(r.notes).toContain(
+      'openai-batch: 2 open request(s) were evicted at --max-open-calls 2: orphans of the bound, not of the capture (ORPHAN_REQUEST reason evicted; a terminal read later for one is ORPHAN_RESPONSE id-evicted, or no-open-request without an id); raise --max-open-calls to pair them',
+    );
+    // No scope is said to hold more than the bound at once.
+    expect(ch.maxInFlight).toBe(2);
     expect(ledgerViolations(r)).toEqual([]);
+    // compare says the orphans come from the bound; trace does not pick by FIFO on an arbitrary order.
+    const c = await compare({ inputs: [inp, out], maxOpenCalls: 2 });
+    expect(c.channels[0]).toMatchObject({ channel: 'openai-batch', evictedRequests: 2 });
+    const t = await trace({ inputs: [inp, out], maxOpenCalls: 2, target: { kind: 'location', path: out, line: 4 } });
+    expect(t.calls.map((x) => [x.outcome, x.terminalOrder, x.why])).toEqual([
+      ['orphan-response', 'arbitrary', 'nothing took it: its request was evicted while open (--max-open-calls reached) before it came'],
+    ]);
+    expect(traceBlocks(t).map((b) => (b.kind === 'text' ? b.text : '')).join('\n')).toContain('FIFO is meaningless here');
   });
 
   it('more evictions than evicted ids remembered: a note counts the id-not-open orphans that may answer one', async () => {

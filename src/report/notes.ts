@@ -41,6 +41,14 @@ export function noteText(code: NoteCode): string {
 }
 
 /**
+ * A channel evicted open requests at --max-open-calls: its orphans come (in part) from the bound,
+ * not the capture; `unsureOrphansNote` follows when the engine forgot some of the evicted ids.
+ */
+export function evictedNote(channel: string, evicted: number, bound: number): string {
+  return `${channel}: ${evicted} open request(s) were evicted at --max-open-calls ${bound}: orphans of the bound, not of the capture (ORPHAN_REQUEST reason evicted; a terminal read later for one is ORPHAN_RESPONSE id-evicted, or no-open-request without an id); raise --max-open-calls to pair them`;
+}
+
+/**
  * Orphan responses `id-not-open` read after the engine's closed-id or evicted-id window (the last
  * `window` ids of each) had forgotten an id: a larger window might have read each as a repeat of a
  * closed call (DUPLICATE_TERMINAL) or as answering an evicted request (`id-evicted`).

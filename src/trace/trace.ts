@@ -78,6 +78,11 @@ export interface TraceCall {
   openOmitted: number;
   fifo: TraceShadow | null;
   signature: TraceShadow | null;
+  /**
+   * `arbitrary`: the channel's terminal order is arbitrary by contract (OpenAI Batch output), so
+   * what FIFO would take means nothing (`fifo` and `signature` are still given). Absent otherwise.
+   */
+  terminalOrder?: 'arbitrary';
   findings: { code: string; severity: string; message: string; locations: Loc[] }[];
 }
 
@@ -291,6 +296,7 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
     openOmitted: 0,
     fifo: null,
     signature: null,
+    ...(specs.get(channel)?.terminalOrder === 'arbitrary' ? { terminalOrder: 'arbitrary' as const } : {}),
     findings: [],
   });
 

@@ -174,6 +174,8 @@ function channelBlocks(ch: CompareChannel): Block[] {
     if (unknown) notes.push('† some calls state no token count: the sum covers the calls that do (n/a when none does).');
     if (!statesTokens(ch.attribution)) notes.push('No call of this channel states a token count: no token columns.');
     if (!ch.groundTruth) notes.push('Without ground truth the id strategy is the cascade id → signature → FIFO; differences are between guesses.');
+    if (ch.evictedRequests > 0)
+      notes.push(`${ch.evictedRequests} request(s) were evicted at --max-open-calls: their orphans in every strategy come from the bound, not the capture (raise --max-open-calls).`);
     if (ch.callsFolded > 0) notes.push(`${ch.callsFolded} attributions of callers beyond the caller limit are folded into (other).`);
     for (const n of notes) out.push({ kind: 'text', text: n, tone: 'dim' });
   }

@@ -122,7 +122,10 @@ export function traceBlocks(t: TraceReport): Block[] {
         });
         if (c.openOmitted > 0) out.push({ kind: 'text', text: `…and ${c.openOmitted} more open request(s)`, tone: 'dim' });
       } else out.push({ kind: 'text', text: 'No request was open in its scope when the terminal arrived.' });
-      if (c.outcome === 'paired' || c.outcome === 'orphan-response') {
+      if (c.terminalOrder === 'arbitrary') {
+        if (c.outcome === 'paired' || c.outcome === 'orphan-response')
+          out.push({ kind: 'text', text: 'FIFO is meaningless here: the channel’s terminal order is arbitrary by contract (no crossed pairs are counted).', tone: 'dim' });
+      } else if (c.outcome === 'paired' || c.outcome === 'orphan-response') {
         out.push({ kind: 'text', text: shadowText('FIFO', c.fifo, c) });
         out.push({ kind: 'text', text: shadowText('signature-FIFO', c.signature, c) });
       }

@@ -1,7 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { amp, analyzeLines, resetClock } from '../../test/helpers.js';
 import { ledgerViolations } from '../report/report.js';
-import type { PairRecord } from '../model.js';
+import type { CallEvent, PairRecord } from '../model.js';
+import type { Source } from '../input/sources.js';
+import { amplifierProfileWithWindow } from './amplifier.js';
 
 beforeEach(() => resetClock());
 
@@ -139,6 +141,35 @@ describe('amplifier profile', () => {
     expect(ch.orphanRequests).toBe(1); // the redundant error did not take the next request
     expect(ch.orphanResponses).toBe(0);
     expect(ledgerViolations(r)).toEqual([]);
+  });
+
+  it('an unstamped provider:error of a session whose last event was forgotten is counted and noted, not guessed', () => {
+    const p = amplifierProfileWithWindow(1);
+    const emitted: CallEvent[] = [];
+    const ctx = {
+      emit: (ev: CallEvent) => {
+        emitted.push(ev);
+        return null;
+      },
+      finding: () => {},
+    };
+    const h = p.open({ role: 'capture', path: 'a.jsonl' } as Source, ctx)!;
+    let line = 0;
+    const feed = (rec: Record<string, unknown>) => h.record(rec, { path: 'a.jsonl', line: ++line }, null);
+    feed(amp({ event: 'llm:request', id: 'a', provider: 'anthropic', session: 'S1' }));
+    feed(amp({ event: 'llm:response', id: 'a', provider: 'anthropic', session: 'S1', status: 'error' }));
+    // Remembered: the re-report is redundant, and nothing is unsure.
+    feed(amp({ event: 'provider:error', provider: 'anthropic', session: 'S1' }));
+    expect(emitted.map((e) => e.redundant === true)).toEqual([false, false, true]);
+    expect(p.summary!()).toBeUndefined();
+    feed(amp({ event: 'llm:response', id: 'a', provider: 'anthropic', session: 'S1', status: 'error' }));
+    // Two other sessions: S1's last event leaves the window.
+    feed(amp({ event: 'llm:request', id: 'b', provider: 'anthropic', session: 'S2' }));
+    feed(amp({ event: 'llm:request', id: 'c', provider: 'anthropic', session: 'S3' }));
+    feed(amp({ event: 'provider:error', provider: 'anthropic', session: 'S1' }));
+    expect(emitted.at(-1)!.redundant).toBeUndefined();
+    expect(p.summary!()).toEqual({ numericTimes: 0, naiveTimes: 0, unreadableTimes: 0, unknownPrevious: 1 });
+    expect(p.notes!()).toEqual(['amplifier-unknown-previous']);
   });
 
   it('a stamped provider:error (the timeout path) closes its call', async () => {

@@ -75,14 +75,24 @@ interface TimeTally {
   naiveTimes: number;
   /** Events whose stated times were all unreadable (a date the calendar lacks, text that is no time): no time. */
   unreadableTimes: number;
+  /**
+   * Unstamped provider:error events of a session the window of last events no longer held (it had
+   * forgotten some): whether each re-reports a closed failure could not be told (listed when some were).
+   */
+  unknownPrevious?: number;
 }
 
 export function amplifierProfile(): Profile {
+  return amplifierProfileWithWindow(LAST_WINDOW);
+}
+
+/** The profile with another window of last events (tests make it small). */
+export function amplifierProfileWithWindow(lastWindow: number): Profile {
   const times: TimeTally = { numericTimes: 0, naiveTimes: 0, unreadableTimes: 0 };
   // Per scope: the previous family event (for the redundant provider:error rule). Scopes are
   // session ids, so this is bounded: two generations of at most LAST_WINDOW scopes each (a scope
   // silent for that many others forgets its last event; docs/design.md §8).
-  const last = new Generations<LastFamily>(LAST_WINDOW);
+  const last = new Generations<LastFamily>(lastWindow);
   return {
     name: 'amplifier',
     channels: [LLM_CHANNEL],
@@ -110,6 +120,9 @@ export function amplifierProfile(): Profile {
           if (name === 'provider:error' && ev.id === null && prev && prev.event === 'llm:response' && prev.status === 'error') {
             const p = ev.attrs.provider ?? null;
             if (p === null || prev.provider === null || p === prev.provider) ev.redundant = true;
+          } else if (name === 'provider:error' && ev.id === null && !prev && last.dropped) {
+            // Read as a new outcome; a larger window might have found it a re-report (a note says so).
+            times.unknownPrevious = (times.unknownPrevious ?? 0) + 1;
           }
           // The scope's entry is updated in place when it has one (only this map holds it; `set` still
           // moves it to the current generation), so no object is made per event.
@@ -126,12 +139,13 @@ export function amplifierProfile(): Profile {
         },
       };
     },
-    summary: () => (times.numericTimes + times.naiveTimes + times.unreadableTimes > 0 ? { ...times } : undefined),
+    summary: () => (times.numericTimes + times.naiveTimes + times.unreadableTimes + (times.unknownPrevious ?? 0) > 0 ? { ...times } : undefined),
     notes() {
       const out: NoteCode[] = [];
       if (times.numericTimes > 0) out.push('amplifier-numeric-times');
       if (times.naiveTimes > 0) out.push('amplifier-naive-times');
       if (times.unreadableTimes > 0) out.push('amplifier-unreadable-times');
+      if (times.unknownPrevious) out.push('amplifier-unknown-previous');
       return out;
     },
   };

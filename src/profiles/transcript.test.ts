@@ -388,6 +388,27 @@ describe('transcript profile', () => {
     expect(read({ conversationWindow: 1, callIdWindow: 1 })).toMatchObject({ requests: 5, sum: { beyondWindow: 1, beyondWindowAt: 'req.jsonl:6' }, notes: ['transcript-beyond-window'] });
   });
 
+  it('session lines: a tool block read as new after the window of ids forgot some is counted (newPastWindow) and noted', () => {
+    const line = (id: string, text = 'x') => ({
+      sessionId: 's',
+      message: { role: 'assistant', id: `m-${id}-${text}`, content: [{ type: 'tool_use', id, name: 'f', input: { q: text } }] },
+    });
+    // A block written again after two others: a repeat while its id is held, a new call once forgotten.
+    const lines = [line('t1'), line('t2'), line('t3'), line('t1')];
+    const read = (callIdWindow?: number) => {
+      const p = transcriptProfile(callIdWindow === undefined ? {} : { callIdWindow });
+      let requests = 0;
+      const h = p.open({ path: 's.jsonl', file: null, role: 'capture' }, { emit: (ev) => ((requests += ev.role === 'request' ? 1 : 0), null), finding: () => {} })!;
+      lines.forEach((l, i) => h.record(l, { path: 's.jsonl', line: i + 1 }, null));
+      return { requests, sum: p.summary!() as TranscriptSummary, notes: p.notes!() };
+    };
+    const held = read();
+    expect(held).toMatchObject({ requests: 3, sum: { repeatedBlocks: 1 }, notes: [] });
+    expect(held.sum.newPastWindow).toBeUndefined();
+    // One id per generation: t1 is forgotten by line 4, read as a new call, and that is said.
+    expect(read(1)).toMatchObject({ requests: 4, sum: { repeatedBlocks: 0, newPastWindow: 1, newPastWindowAt: 's.jsonl:4' }, notes: ['transcript-new-past-window'] });
+  });
+
   it('auto leaves other families alone: an Amplifier trace is read by amplifier only', async () => {
     const r = await analyze({ inputs: [fixture('seed-trace.jsonl')] });
     expect(r.inputs[0]!.profile).toBe('amplifier');

@@ -131,6 +131,13 @@ export interface TranscriptSummary {
   beyondWindow: number;
   /** The first such line (`path:line`), or null. */
   beyondWindowAt: string | null;
+  /**
+   * Tool calls and results with an id of a line that is no `{messages}` list (a session line),
+   * read as new once the window of ids had forgotten some: each may repeat a block read before
+   * the window's ids (listed when some were, with the first one's line; a note says so).
+   */
+  newPastWindow?: number;
+  newPastWindowAt?: string;
   /** Tool lines whose `timestamp` has no zone (OpenHands' naive ISO 8601), read as UTC. */
   naiveTimes: number;
   /** Tool lines whose `timestamp` is there but no time: no latency for their calls. */
@@ -527,6 +534,11 @@ export function transcriptProfile(opts: { conversationWindow?: number; callIdWin
           for (const b of blocks) {
             const key = idKey(b.id);
             const seen = key === null ? undefined : ids.get(idSession, key);
+            if (seen === undefined && key !== null && list === null && ids.dropped) {
+              // Read as new; a window holding more ids might have found it a repeat (said, counted).
+              sum.newPastWindow = (sum.newPastWindow ?? 0) + 1;
+              sum.newPastWindowAt ??= `${loc.path}:${loc.line}`;
+            }
             if (b.kind === 'call') {
               // Only a call with a string id is remembered (and so compared).
               const print = key !== null ? callPrint(b) : null;
@@ -601,6 +613,7 @@ export function transcriptProfile(opts: { conversationWindow?: number; callIdWin
       if (sum.naiveTimes > 0) out.push('transcript-naive-times');
       if (sum.unreadableTimes > 0) out.push('transcript-unreadable-times');
       if (sum.beyondWindow > 0) out.push('transcript-beyond-window');
+      if (sum.newPastWindow) out.push('transcript-new-past-window');
       if (sum.conflictingRepeats > 0) out.push('transcript-conflicting-repeats');
       if (sum.sameLineResults > 0) out.push('transcript-same-line-results');
       return out;

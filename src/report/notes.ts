@@ -16,6 +16,8 @@ export const NOTE_TEXT = {
     'amplifier: some times were JSON numbers, not ISO 8601 text (records.amplifier.numericTimes): read as epoch seconds, microseconds or nanoseconds where their magnitude says so (1e9–1e10, 1e15–1e16, 1e18–1e19), else as milliseconds',
   'amplifier-naive-times': 'amplifier: times without a zone (naive ISO 8601) were read as UTC (records.amplifier.naiveTimes)',
   'amplifier-unreadable-times': 'amplifier: some events’ times could not be read (records.amplifier.unreadableTimes: a date the calendar lacks, text that is no time): their calls have no latency',
+  'amplifier-unknown-previous':
+    'amplifier: some provider:error events without request_id came in sessions whose last event was forgotten (the last events of 50 000–100 000 sessions are remembered; records.amplifier.unknownPrevious): each was read as a new outcome, though it may re-report an error llm:response (redundant)',
   'jsonrpc-notifications': 'jsonrpc: notifications are counted (records.jsonrpc.notifications), never calls',
   'jsonrpc-naive-times': 'jsonrpc: times without a zone (naive ISO 8601) were read as UTC',
   'jsonrpc-unknown-direction': 'jsonrpc: some records stated a direction callpair does not know; their ids were not namespaced by direction',
@@ -25,6 +27,8 @@ export const NOTE_TEXT = {
   'transcript-naive-times': 'transcript: timestamps without a zone (naive ISO 8601) were read as UTC (records.transcript.naiveTimes)',
   'transcript-beyond-window':
     'transcript: some request-log lines repeat no tool-call id still remembered, read after the window of ids had forgotten some (records.transcript.beyondWindow, first at beyondWindowAt): they may continue a forgotten conversation, their history’s tool calls then counted again',
+  'transcript-new-past-window':
+    'transcript: some tool calls or results of session lines were read after the window of tool-call ids (50 000–100 000) had forgotten some (records.transcript.newPastWindow, first at newPastWindowAt): each was read as new, though it may repeat one read before the ids remembered (then counted twice)',
   'transcript-conflicting-repeats':
     'transcript: some tool-call ids were read again with another tool name or arguments, or a result again with another is_error (records.transcript.conflictingRepeats, first at conflictingRepeatsAt): each was read as a call or result of its own, not as a repeat',
   'transcript-same-line-results':

@@ -44,6 +44,8 @@ interface ChannelAcc {
   latency: LatencySketch | null;
   groups: Map<string, { group: string | null; subgroup: string | null; sketch: LatencySketch }>;
   scopeCount: number;
+  /** Scopes the shards hold but do not list (scopesOmitted, scopesFolded): a split scope among them goes unseen. */
+  unlisted: number;
   /** Listed scopes by name, with how many shard reports listed each (> 1: a split scope). */
   scopes: Map<string, { report: ScopeReport; reports: number }>;
 }
@@ -138,7 +140,7 @@ export class ReportMerger {
     if (!data) throw new MergeRefusal(`${label}: channel ${JSON.stringify(ch.channel)} has no merge data`);
     let acc = this.channels.get(ch.channel);
     if (!acc) {
-      acc = { ordered: ch.ordered, meaning: ch.meaning, failed: 0, counters: newCounters(), latency: null, groups: new Map(), scopeCount: 0, scopes: new Map() };
+      acc = { ordered: ch.ordered, meaning: ch.meaning, failed: 0, counters: newCounters(), latency: null, groups: new Map(), scopeCount: 0, unlisted: 0, scopes: new Map() };
       this.channels.set(ch.channel, acc);
     }
     addCounts(acc.counters, ch, data.requestsWithId, data.terminalsWithId);
@@ -153,6 +155,7 @@ export class ReportMerger {
       else acc.groups.set(key, { group: g.group, subgroup: g.subgroup, sketch });
     });
     acc.scopeCount += ch.scopeCount;
+    acc.unlisted += (ch.scopesOmitted ?? 0) + (ch.scopesFolded ?? 0);
     for (const s of ch.scopes) {
       const cur = acc.scopes.get(s.scope);
       if (!cur) acc.scopes.set(s.scope, { report: s, reports: 1 });
@@ -189,6 +192,7 @@ export class ReportMerger {
       // (SCOPES_FOLDED); the merge lists them all, so past it the merge is not that run (docs/scale-out.md).
       const cap = Math.max(DEFAULT_MAX_HELD_SCOPES, run.maxScopes ?? 0);
       if (acc.scopeCount > cap) this.notes.add(scopeCapNote(name, acc.scopeCount, cap));
+      if (acc.unlisted > 0) this.notes.add(unlistedScopesNote(name));
       let omitted = 0;
       if (run.maxScopes !== null && acc.scopeCount > run.maxScopes) {
         // The single run's ranking (src/report/worst-scopes.ts): the top N of all shards is among their tops.
@@ -285,6 +289,11 @@ export class ReportMerger {
 export const MERGE_NOTE_PREFIX = 'merge: channel ';
 
 /** The note of a channel whose merged scopes exceed what one run holds (docs/scale-out.md, "Limits of exactness"). */
+/** Shards that do not list every scope (`--max-scopes`, folded scopes): a split scope may go unseen. */
+export function unlistedScopesNote(channel: string): string {
+  return `${MERGE_NOTE_PREFIX}${channel}: some scopes of the merged reports are not listed (--max-scopes, or folded in a shard): a scope split across shards is found (SPLIT_SCOPE) only where every report holding it lists it, so this merged report may differ from one run over the same inputs without saying where (docs/scale-out.md, limits of exactness)`;
+}
+
 export function scopeCapNote(channel: string, scopes: number, cap: number): string {
   return `${MERGE_NOTE_PREFIX}${channel} has ${scopes} scopes over all shards, more than the ${cap} one run holds: one run over the same inputs would fold the longest idle into the channel's totals (SCOPES_FOLDED), so this merged report differs from it, and a scope split across shards is found only where the shards list it (docs/scale-out.md, limits of exactness)`;
 }

@@ -60,7 +60,7 @@ export interface OpenAiBatchSummary {
   requests: number;
   results: number;
   failed: number;
-  /** Output lines read before their input line (emitted at the end of the input). */
+  /** Output lines whose input line was not read yet when they came, held to the end (an output with no input line at all too). */
   heldUntilEnd: number;
   /**
    * Output lines whose input line was not read yet when the hold was full (MAX_HELD): read as they

@@ -75,7 +75,7 @@ export function findingMessage(f: Finding): string {
         return `${f.data.field} is a number that is not a safe integer (beyond 2^53 − 1, a fraction or -0: JSON cannot tell such ids apart; length ${f.data.length}, sha256 ${f.data.sha256}); treated as no id`;
       return `${f.data.field} fails the safe-shape rule (${f.data.reason}, length ${f.data.length}, sha256 ${f.data.sha256}); treated as no id`;
     case 'SCOPES_FOLDED':
-      return `${f.data.folded} idle scope(s) folded into the channel totals past the ${f.data.limit}-scope limit (${f.data.held} held); per-scope rows cover the held ones`;
+      return `${f.data.folded} idle scope(s) folded into the channel totals past the ${f.data.limit}-scope limit (${f.data.held} held); per-scope rows cover the held ones, each since it was last folded (a folded scope read again counts again in scopeCount)`;
     case 'OUT_OF_RANGE':
       return f.data.value === null
         ? `${f.data.field} is too large to represent; treated as unknown`

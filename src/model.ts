@@ -70,7 +70,7 @@ export interface CallEvent {
   maxConfidence?: Confidence;
   /** The displayable form of the id (for protocol ids that are not correlation ids). */
   idLabel?: string;
-  /** A fixed, capture-free note the ORPHAN_REQUEST finding carries if this request is never closed. */
+  /** A fixed, capture-free note the ORPHAN_REQUEST (ORPHAN_RESPONSE) finding carries if this request (terminal) is never paired. */
   orphanNote?: string;
   /** Both events come from one record that holds a whole call: their pair's method is `record`. */
   wholeRecord?: boolean;

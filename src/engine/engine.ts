@@ -386,7 +386,9 @@ export class PairingEngine {
       finding(
         'ORPHAN_RESPONSE',
         { channel: ch.spec.name, scope: sc.scope, locations: [ev.loc] },
-        { caller: ev.caller, reason, id: shownId(ev), kind: ev.attrs.kind, tool: ev.attrs.tool ?? null },
+        ev.orphanNote !== undefined
+          ? { caller: ev.caller, reason, id: shownId(ev), kind: ev.attrs.kind, tool: ev.attrs.tool ?? null, note: ev.orphanNote }
+          : { caller: ev.caller, reason, id: shownId(ev), kind: ev.attrs.kind, tool: ev.attrs.tool ?? null },
       ),
     );
   }

@@ -76,7 +76,10 @@ describe('jsonrpc profile', () => {
     expect(ch.pairs.byMethod.id).toBe(7);
     expect(r.records.jsonrpc).toMatchObject({ batches: 2, notifications: 2, errorResponses: 3, nonMessages: 1 });
     // The -32600 error with "id": null answers no request.
-    expect(r.findings.find((f) => f.code === 'ORPHAN_RESPONSE')!.locations[0]!.line).toBe(9);
+    const orphan = r.findings.find((f) => f.code === 'ORPHAN_RESPONSE')!;
+    expect(orphan.locations[0]!.line).toBe(9);
+    // Said as what it is, not as "an id no open request has".
+    expect(orphan.message).toBe('error response (its record states no caller): its "id" is null (the server could not read the request\'s id): it answers no request');
   });
 
   it('namespaces ids by direction: a server→client request never takes a client→server response', async () => {

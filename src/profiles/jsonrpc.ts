@@ -119,6 +119,9 @@ interface Unwrapped {
   time: unknown;
 }
 
+/** The ORPHAN_RESPONSE note of an error response with `"id": null` (it answers no request by construction). */
+const NOTE_NULL_ID = 'its "id" is null (the server could not read the request\'s id): it answers no request';
+
 function unwrap(top: Record<string, unknown>): Unwrapped | null {
   let direction: string | null = null;
   for (const k of DIRECTION_KEYS) {
@@ -182,7 +185,8 @@ export function jsonrpcProfile(): Profile {
     // call without an id (docs/pairing.md), never dropped.
     let key: string | null;
     let label: string | undefined;
-    if (isResponse && m.id === null) {
+    const nullId = isResponse && m.id === null;
+    if (nullId) {
       // `"id": null`: an error about a request whose id the server could not read. It answers no
       // request, so it gets a key of its own (an orphan response, never a FIFO partner).
       key = `null:${++nullIdSeq}`;
@@ -229,7 +233,7 @@ export function jsonrpcProfile(): Profile {
       attrs.durationMs = null;
       sig = [null, null];
     }
-    const ev = makeEvent(JSONRPC_CHANNEL, { role, scope: '', id, sig, time, caller, attrs, loc }, ctx);
+    const ev = makeEvent(JSONRPC_CHANNEL, { role, scope: '', id, sig, time, caller, attrs, loc, ...(nullId ? { orphanNote: NOTE_NULL_ID } : {}) }, ctx);
     if (label !== undefined) ev.idLabel = known && requestSide !== null ? `${label} (${requestSide})` : label;
     ctx.emit(ev);
     return true;

@@ -66,7 +66,7 @@ export interface InvalidIdInfo {
 /** Per-code data payloads: the discriminated union's second half. */
 export interface FindingDataMap {
   ORPHAN_REQUEST: { caller: string; reason: 'end-of-input' | 'evicted'; ageMs: number | null; id: string | null; note?: string; tool?: string | null };
-  ORPHAN_RESPONSE: { caller: string; reason: string; id: string | null; kind?: string; tool?: string | null };
+  ORPHAN_RESPONSE: { caller: string; reason: string; id: string | null; kind?: string; tool?: string | null; note?: string };
   AMBIGUOUS_PAIR: { caller: string; candidates: number; method: 'signature' | 'fifo' };
   CROSSED_PAIR: {
     shadow: 'fifo' | 'signature';

@@ -41,6 +41,7 @@ export function findingMessage(f: Finding): string {
         ? `request ${fromCaller(f.data.caller)} evicted while open (--max-open-calls reached)`
         : `request ${fromCaller(f.data.caller)} never closed (${beforeEndText(f.data.ageMs)})`;
     case 'ORPHAN_RESPONSE':
+      if (f.data.note) return `${f.data.kind ?? 'terminal'}${forCaller(f.data.caller)}: ${f.data.note}`;
       switch (f.data.reason) {
         case 'id-not-open':
           return `${f.data.kind ?? 'terminal'}${forCaller(f.data.caller)} carries an id no open request has`;

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { analyze, type AnalyzeOptions } from '../analyze.js';
-import { shownId, type CallEvent, type CallSide, type ChannelSpec, type Confidence, type Loc, type Method, type ShadowPairRecord } from '../model.js';
+import { shownId, type CallEvent, type CallSide, type ChannelSpec, type Confidence, type Loc, type Method, type OrphanResponseRecord, type ShadowPairRecord } from '../model.js';
 import type { Finding } from '../report/findings.js';
 import { findingMessage } from '../report/messages.js';
 import { checkCorrelationId } from '../profiles/ids.js';
@@ -451,16 +451,7 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
       if (t && ek(t.loc) === ek(o.terminal.loc) && matchesEv(t)) {
         const call = blank(o.channel, o.scope, labelOf(t), 'orphan-response');
         call.terminal = traceEvent(o.terminal);
-        call.why =
-          o.reason === 'id-not-open'
-            ? 'nothing took it: it carries an id no open request has, and no open request without an id was there to take it'
-            : o.reason === 'id-evicted'
-              ? 'nothing took it: its request was evicted while open (--max-open-calls reached) before it came'
-              : o.reason === 'id-already-closed'
-                ? 'nothing took it: its id belongs to a call already closed, and the channel counts each terminal as its own'
-                : o.reason === 'signature-conflict'
-                  ? 'nothing took it: the request open with its id names other content (SIGNATURE_CONFLICT)'
-                  : 'nothing took it: no request was open in its scope (or none whose signature agrees, where the channel requires one)';
+        call.why = t.orphanNote !== undefined ? `nothing took it: ${t.orphanNote}` : orphanWhy(o.reason);
         const ol = openList(openAtTerminal, null);
         call.open = ol.open;
         call.openOmitted = ol.omitted;
@@ -593,5 +584,21 @@ async function describeLine(file: string, n: number, profile: string, reason: st
     return { state: 'absent', kind: null, profile, lines: i };
   } catch {
     return null;
+  }
+}
+
+/** Why nothing took a terminal, by the engine's reason (OrphanResponseRecord). */
+function orphanWhy(reason: OrphanResponseRecord['reason']): string {
+  switch (reason) {
+    case 'id-not-open':
+      return 'nothing took it: it carries an id no open request has, and no open request without an id was there to take it';
+    case 'id-evicted':
+      return 'nothing took it: its request was evicted while open (--max-open-calls reached) before it came';
+    case 'id-already-closed':
+      return 'nothing took it: its id belongs to a call already closed, and the channel counts each terminal as its own';
+    case 'signature-conflict':
+      return 'nothing took it: the request open with its id names other content (SIGNATURE_CONFLICT)';
+    case 'no-open-request':
+      return 'nothing took it: no request was open in its scope (or none whose signature agrees, where the channel requires one)';
   }
 }

@@ -81,6 +81,13 @@ export interface EngineOptions {
 /** Scopes held per channel by default (docs/design.md §8). */
 export const DEFAULT_MAX_HELD_SCOPES = 50_000;
 
+/**
+ * Evicted ids remembered per channel (at most the closed-id window): enough to name the cause of
+ * the orphan responses that follow an eviction; past it they are `id-not-open`, counted in a note
+ * (the eviction note names the cause too). Larger costs memory and time on the runs that evict most.
+ */
+export const EVICTED_WINDOW = 10_000;
+
 /** Latency groups kept per channel before further (provider, model) pairs share one overflow group. */
 export const MAX_LATENCY_GROUPS = 10_000;
 const OVERFLOW_GROUP = '\u0001overflow';
@@ -256,7 +263,7 @@ export class PairingEngine {
     // than the scope's open requests (without eviction that holds by construction), so it is trimmed
     // oldest-first when its own copy of this request was already taken.
     forgetInShadows(open, req);
-    if (req.ev.id !== null) (ch.evicted ??= new RecentKeys(this.closedWindow)).remember(sc.scope, req.ev.id);
+    if (req.ev.id !== null) (ch.evicted ??= new RecentKeys(Math.min(this.closedWindow, EVICTED_WINDOW))).remember(sc.scope, req.ev.id);
     this.orphanRequest(ch, sc, req, 'evicted');
     this.maybeDropOpen(sc);
     this.markIdle(ch, sc);

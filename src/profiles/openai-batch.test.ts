@@ -149,7 +149,7 @@ describe('openai-batch profile', () => {
       ['r4', 'id-evicted'],
     ]);
     expect(r.notes.filter((n) => n.includes('forgotten'))).toEqual([
-      'openai-batch: 2 orphan response(s) with reason id-not-open were read after the engine had forgotten closed or evicted ids (it remembers the last 2 of each): each may repeat a call closed earlier or answer a request evicted at --max-open-calls',
+      'openai-batch: 2 orphan response(s) with reason id-not-open were read after the engine had forgotten closed or evicted ids (it remembers the last 2 closed and 2 evicted): each may repeat a call closed earlier or answer a request evicted at --max-open-calls',
     ]);
   });
 });

@@ -57,8 +57,8 @@ export function evictedNote(channel: string, evicted: number, bound: number): st
  * `window` ids of each) had forgotten an id: a larger window might have read each as a repeat of a
  * closed call (DUPLICATE_TERMINAL) or as answering an evicted request (`id-evicted`).
  */
-export function unsureOrphansNote(channel: string, count: number, window: number): string {
-  return `${channel}: ${count} orphan response(s) with reason id-not-open were read after the engine had forgotten closed or evicted ids (it remembers the last ${window} of each): each may repeat a call closed earlier or answer a request evicted at --max-open-calls`;
+export function unsureOrphansNote(channel: string, count: number, closed: number, evicted: number): string {
+  return `${channel}: ${count} orphan response(s) with reason id-not-open were read after the engine had forgotten closed or evicted ids (it remembers the last ${closed} closed and ${evicted} evicted): each may repeat a call closed earlier or answer a request evicted at --max-open-calls`;
 }
 
 /** How a channel's zero-latency note starts (`callpair merge` recomputes it from the merged count). */

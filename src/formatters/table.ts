@@ -215,7 +215,7 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
         }
         continue;
       }
-      ft.push([code, sevText, String(report.findingCounts[code]), newOf(code), loc(first?.locations[0]), first ? messageText(first.message) : '']);
+      ft.push([code, sevText, String(report.findingCounts[code]), newOf(code), loc(first?.locations[0]), first ? messageText(first.message) + reasonsTally(report, code) : '']);
     }
     const head = ['finding', 'severity', 'count', 'new', 'first at', 'message'];
     // Location and severity outrank the message; the message is cut first, and dropped first.
@@ -244,6 +244,24 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
   // Each failed check in words: what failed, as JUnit, GitHub and Markdown say it (gate-text.ts).
   for (const c of g.checks) if (!c.passed) out.push(chalk.red(`  ✗ ${checkFailure(c)}`));
   return fitText(out.join('\n'), width) + '\n';
+}
+
+/**
+ * A row shows its code's first message; when the listed findings of the code give several reasons
+ * (orphans evicted and never answered), they are tallied, so the first one's is not read as all's.
+ */
+function reasonsTally(report: Report, code: string): string {
+  const n = new Map<string, number>();
+  let listed = 0;
+  for (const f of report.findings) {
+    if (f.code !== code) continue;
+    listed++;
+    const r = (f.data as { reason?: unknown }).reason;
+    if (typeof r === 'string') n.set(r, (n.get(r) ?? 0) + 1);
+  }
+  if (n.size < 2) return '';
+  const of = listed < (report.findingCounts[code as keyof Report['findingCounts']] ?? 0) ? ` of the ${listed} listed` : '';
+  return ` — reasons${of}: ${[...n].map(([r, k]) => `${safeText(r, 40)} ${k}`).join(', ')}`;
 }
 
 export const table: Formatter = {

@@ -124,6 +124,23 @@ describe('merge: split scopes and refusals', () => {
     );
   }, 120_000);
 
+  it('eviction: the merged note counts the evictions of every shard (as evictedRequests does); the gate on crossed pairs cannot be evaluated', async () => {
+    const dir = tmpDir();
+    const line = (event: string, session: string, id: string, t: number) =>
+      JSON.stringify({ event, session_id: session, request_id: id, ts: new Date(1e12 + t).toISOString(), data: { provider: 'p', model: 'm' }, ...(event === 'llm:response' ? { status: 'ok' } : {}) });
+    const shard = (name: string, session: string, n: number) => {
+      const reqs = Array.from({ length: n }, (_, i) => line('llm:request', session, `${session}${i}`, i));
+      writeFileSync(path.join(dir, `${name}.jsonl`), reqs.join('\n') + '\n');
+      return analyze({ inputs: [path.join(dir, `${name}.jsonl`)], maxOpenCalls: 1, gate: { maxCrossedRate: 0.5 } });
+    };
+    const a = roundTrip(await shard('a', 'X', 3)); // 2 evicted
+    const b = roundTrip(await shard('b', 'Y', 4)); // 3 evicted
+    const merged = mergeReports([a, b]);
+    expect(merged.channels[0]!.evictedRequests).toBe(5);
+    expect(merged.notes.filter((n) => n.includes('were evicted'))).toEqual([expect.stringMatching(/^llm: 5 open request\(s\) were evicted at --max-open-calls 1: /)]);
+    expect(merged.gate.checks.find((c) => c.name === 'max-crossed-rate')).toMatchObject({ actual: null, unknown: 'evicted', passed: false });
+  });
+
   it('shards that do not list every scope (--max-scopes): a split scope may go unseen, and a note says so', async () => {
     const dir = tmpDir();
     const line = (event: string, session: string, id: string, t: number) =>

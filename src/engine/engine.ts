@@ -365,6 +365,9 @@ export class PairingEngine {
 
   /** A terminal nothing could take: a duplicate of a recently closed id, or an orphan response. */
   private unmatched(ch: ChannelState, sc: ScopeState, ev: CallEvent): void {
+    // An id evicted (and maybe closed too: a duplicate id): the evicted request may be the one it
+    // answers, so it is no duplicate terminal but an orphan of the bound.
+    if (ev.id !== null && ch.evicted?.has(sc.scope, ev.id)) return this.orphanResponse(ch, sc, ev, 'id-evicted');
     if (ev.id !== null && ch.closed.has(sc.scope, ev.id)) {
       // On a channel whose terminals are each an event of their own (an arrival), a reused id
       // never absorbs one: it stays an orphan response for the profile to account for.
@@ -377,9 +380,9 @@ export class PairingEngine {
       return;
     }
     if (ev.id === null) return this.orphanResponse(ch, sc, ev, 'no-open-request');
-    if (ch.evicted?.has(sc.scope, ev.id)) return this.orphanResponse(ch, sc, ev, 'id-evicted');
-    // Not remembered as closed or evicted, but a window that forgot ids cannot say it never was.
-    if (ch.closed.forgotten || ch.evicted?.forgotten) ch.unsureOrphans++;
+    // Not remembered as closed or evicted, but a window that forgot ids cannot say it never was
+    // (a terminal the profile says answers nothing, orphanNote, is no such doubt).
+    if (ev.orphanNote === undefined && (ch.closed.forgotten || ch.evicted?.forgotten)) ch.unsureOrphans++;
     this.orphanResponse(ch, sc, ev, 'id-not-open');
   }
 

@@ -83,6 +83,20 @@ describe('--max-open-calls eviction', () => {
     expect(e.snapshot().channels[0]!.unsureOrphans).toBeUndefined();
   });
 
+  it('an id opened twice, one evicted: its second terminal is id-evicted, not a duplicate terminal', () => {
+    const ev = capture();
+    const { e, findings } = engine(2);
+    e.push(ev('request', 'S', '1'));
+    e.push(ev('request', 'S', '1'));
+    e.push(ev('request', 'S', '2')); // evicts the older 1
+    e.push(ev('terminal', 'S', '1')); // pairs the other 1 (closed now)
+    e.push(ev('terminal', 'S', '1')); // may answer the evicted one
+    expect(findings.filter((f) => f.code !== 'DUPLICATE_ID' && f.code !== 'ORPHAN_REQUEST').map((f) => [f.code, (f.data as { reason?: string }).reason ?? null])).toEqual([
+      ['ORPHAN_RESPONSE', 'id-evicted'],
+    ]);
+    expect(e.channels.get('llm')!.counters.duplicateTerminals).toBe(0);
+  });
+
   it('an id-not-open orphan read after the closed-id window forgot an id is counted unsure', () => {
     const ev = capture();
     const findings: Finding[] = [];

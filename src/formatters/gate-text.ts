@@ -61,6 +61,7 @@ const UNKNOWN_TEXT: Record<GateUnknown, string> = {
   'no-requests': 'cannot be evaluated: no requests',
   'ids-undeclared': 'cannot be evaluated: a profile declares no correlation id',
   'no-id-pairs': 'cannot be evaluated: no pair by id to hold FIFO against',
+  evicted: 'cannot be evaluated: requests were evicted at --max-open-calls (raise it)',
 };
 
 /** What a finding check counts, for `2 new warnings`: a severity's findings, or a code's. */

@@ -29,7 +29,7 @@ import {
 import type { LatencyStats } from '../stats/histogram.js';
 import { compareLocs, mergeSketches, sketchStats } from './sketch.js';
 import { append } from '../arrays.js';
-import { isZeroLatencyNote, zeroLatencyNote } from '../report/notes.js';
+import { evictedNote, isEvictedNote, isZeroLatencyNote, zeroLatencyNote } from '../report/notes.js';
 
 /** A report that cannot be merged with the others (one line; the CLI exits 2). */
 export class MergeRefusal extends Error {
@@ -73,7 +73,7 @@ export class ReportMerger {
     this.count++;
     append(this.inputs, r.inputs); // not push(...): a shard may list more inputs than a call takes arguments
     // The merge's own notes are recomputed from the merged counts (associative: a merge of merges says the same).
-    for (const n of r.notes) if (!n.startsWith(MERGE_NOTE_PREFIX) && !isZeroLatencyNote(n)) this.notes.add(n);
+    for (const n of r.notes) if (!n.startsWith(MERGE_NOTE_PREFIX) && !isZeroLatencyNote(n) && !isEvictedNote(n)) this.notes.add(n);
     for (const [name, section] of Object.entries(r.records ?? {})) {
       let sum = this.records.get(name);
       if (!sum) this.records.set(name, (sum = {}));
@@ -214,6 +214,7 @@ export class ReportMerger {
         scopes,
       });
       if (acc.counters.zeroLatencies > 0) this.notes.add(zeroLatencyNote(name, acc.counters.zeroLatencies));
+      if (acc.counters.evicted > 0) this.notes.add(evictedNote(name, acc.counters.evicted, run.maxOpenCalls));
       mergeData.channels.push({
         channel: name,
         requestsWithId: acc.counters.requestsWithId,

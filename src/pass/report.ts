@@ -74,7 +74,7 @@ export function buildReport({ opts, found, roles, profiles, collector, pass, inp
   for (const ch of channels) if (ch.zeroLatencies > 0) notes.push(zeroLatencyNote(ch.channel, ch.zeroLatencies));
   for (const ch of channels) if (ch.evictedRequests > 0) notes.push(evictedNote(ch.channel, ch.evictedRequests, opts.maxOpenCalls ?? DEFAULT_MAX_OPEN_CALLS));
   const window = opts.closedWindow ?? DEFAULT_CLOSED_WINDOW;
-  for (const st of snapshot.channels) if (st.unsureOrphans) notes.push(unsureOrphansNote(st.spec.name, st.unsureOrphans, window, Math.min(window, EVICTED_WINDOW)));
+  for (const st of snapshot.channels) if (st.unsureOrphans) notes.push(unsureOrphansNote(st.spec.name, window, Math.min(window, EVICTED_WINDOW)));
   const findings = collector.list().map((f) => ({ ...f, message: findingMessage(f) }) as Finding);
   const findingCounts = collector.countsObject();
   const findingsOmitted: Report['findingsOmitted'] = {};

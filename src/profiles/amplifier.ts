@@ -76,8 +76,9 @@ interface TimeTally {
   /** Events whose stated times were all unreadable (a date the calendar lacks, text that is no time): no time. */
   unreadableTimes: number;
   /**
-   * Unstamped provider:error events of a session the window of last events no longer held (it had
-   * forgotten some): whether each re-reports a closed failure could not be told (listed when some were).
+   * Unstamped provider:error events of a session the window of last events did not hold, once it had
+   * forgotten some (a new session or a forgotten one: the window cannot tell): whether each re-reports
+   * a closed failure could not be told (listed when some were).
    */
   unknownPrevious?: number;
 }

@@ -5,7 +5,7 @@
  * as an INVALID_ID finding, never kept. `ProfileContext.emit` accepts only a `BuiltEvent`, which only
  * this module makes, so a profile cannot skip it.
  */
-import { UNSTATED_CALLER, type CallAttrs, type CallEvent, type ChannelSpec, type Confidence, type Loc, type Role } from '../model.js';
+import { UNSTATED_CALLER, type CallAttrs, type CallEvent, type ChannelSpec, type Confidence, type Loc, type Role, type Usage } from '../model.js';
 import type { Finding, InvalidIdInfo } from '../report/findings.js';
 import { finding } from '../report/findings.js';
 import { crypto } from '../builtins.js';
@@ -86,6 +86,11 @@ export interface FindingSink {
   finding(f: Finding): void;
 }
 
+/** A string over the kept-text limit (clipText would change it). */
+function isLong(v: unknown): boolean {
+  return typeof v === 'string' && v.length > MAX_KEPT_TEXT;
+}
+
 /** The free-text attributes an event keeps clipped. */
 const CLIPPED_ATTRS = ['provider', 'model', 'status', 'error', 'tool', 'kind'] as const;
 
@@ -94,6 +99,8 @@ const CLIPPED_ATTRS = ['provider', 'model', 'status', 'error', 'tool', 'kind'] a
  * limit (most events), else a copy; the draft is never changed (a profile may hold its attrs).
  */
 function clipAttrs(a: CallAttrs): CallAttrs {
+  // Most events: no value over the limit. Named loads (the loop below reads by a variable key).
+  if (!isLong(a.provider) && !isLong(a.model) && !isLong(a.status) && !isLong(a.error) && !isLong(a.tool) && !isLong(a.kind)) return a;
   let out = a;
   for (let i = 0; i < CLIPPED_ATTRS.length; i++) {
     const k = CLIPPED_ATTRS[i]!;
@@ -145,6 +152,24 @@ const USAGE_FIELDS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWr
 /** Their names in an OUT_OF_RANGE finding (made once, not per event). */
 const USAGE_FIELD_NAMES = USAGE_FIELDS.map((k) => `usage.${k}`);
 
+/** A count inRange keeps as it is: null, or a finite number in NUMBER_RANGES.count. */
+function keptCount(v: unknown): boolean {
+  return v === null || (typeof v === 'number' && Number.isFinite(v) && v >= NUMBER_RANGES.count.min && v <= NUMBER_RANGES.count.max);
+}
+
+const own = Object.prototype.hasOwnProperty;
+
+/**
+ * Whether makeEvent's loop would leave the usage as it is (every field its own and kept by inRange,
+ * so no copy and no finding): named loads for the common case, the loop for the rest.
+ */
+function usageKept(u: Usage): boolean {
+  return (
+    keptCount(u.inputTokens) && keptCount(u.outputTokens) && keptCount(u.cacheReadTokens) && keptCount(u.cacheWriteTokens) &&
+    own.call(u, 'inputTokens') && own.call(u, 'outputTokens') && own.call(u, 'cacheReadTokens') && own.call(u, 'cacheWriteTokens')
+  );
+}
+
 /** Builds the event of one record on `spec`: clips, applies the id rule, records INVALID_ID and OUT_OF_RANGE. */
 export function makeEvent(spec: ChannelSpec, d: EventDraft, sink: FindingSink): BuiltEvent {
   const scope = typeof d.scope === 'string' ? clipText(d.scope) : typeof d.scope === 'number' ? String(d.scope) : '';
@@ -153,7 +178,7 @@ export function makeEvent(spec: ChannelSpec, d: EventDraft, sink: FindingSink): 
   // The event shares the draft's usage (and attrs) unless a value changes: then it has copies.
   const usage = attrs.usage;
   let u = usage;
-  if (usage) {
+  if (usage && !usageKept(usage)) {
     for (let i = 0; i < USAGE_FIELDS.length; i++) {
       const k = USAGE_FIELDS[i]!;
       const v = inRange(usage[k], 'count', USAGE_FIELD_NAMES[i]!, spec.name, scope, d.loc, sink);

@@ -79,7 +79,7 @@ describe('jsonrpc profile', () => {
     const orphan = r.findings.find((f) => f.code === 'ORPHAN_RESPONSE')!;
     expect(orphan.locations[0]!.line).toBe(9);
     // Said as what it is, not as "an id no open request has".
-    expect(orphan.message).toBe('error response (its record states no caller): its "id" is null (the server could not read the request\'s id): it answers no request');
+    expect(orphan.message).toBe('error response (its record states no caller): its "id" is null (a server that could not read a request\'s id answers so): callpair pairs it with no request');
   });
 
   it('namespaces ids by direction: a server→client request never takes a client→server response', async () => {

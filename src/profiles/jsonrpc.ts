@@ -120,7 +120,7 @@ interface Unwrapped {
 }
 
 /** The ORPHAN_RESPONSE note of an error response with `"id": null` (it answers no request by construction). */
-const NOTE_NULL_ID = 'its "id" is null (the server could not read the request\'s id): it answers no request';
+const NOTE_NULL_ID = 'its "id" is null (a server that could not read a request\'s id answers so): callpair pairs it with no request';
 
 function unwrap(top: Record<string, unknown>): Unwrapped | null {
   let direction: string | null = null;

@@ -77,6 +77,27 @@ describe('openai-batch profile', () => {
     expect(pairs.map((p) => isFailed(BATCH_CHANNEL, p.terminal.attrs))).toEqual([true, true, false]);
   });
 
+  it('the inputs read lately are always remembered: an interleaved file longer than the window pairs at once', () => {
+    const p = batchProfileWithLimits({ maxHeld: 100, maxSeen: 4 });
+    const emitted: CallEvent[] = [];
+    const ctx = {
+      emit: (ev: CallEvent) => {
+        emitted.push(ev);
+        return null;
+      },
+      finding: () => {},
+    };
+    const h = p.open({ role: 'capture', path: 'b.jsonl' } as Source, ctx)!;
+    let line = 0;
+    for (let i = 0; i < 10; i++) {
+      h.record(input(`r${i}`), { path: 'b.jsonl', line: ++line }, null);
+      h.record(output(`r${i}`), { path: 'b.jsonl', line: ++line }, null);
+    }
+    // Each output right after its request: none waits for the end.
+    expect(emitted.map((e) => `${e.role[0]}${e.id}`).slice(-4)).toEqual(['rr8', 'tr8', 'rr9', 'tr9']);
+    expect(p.summary!()).toMatchObject({ requests: 10, results: 10, heldUntilEnd: 0 });
+  });
+
   it('an output past the full hold is read as it comes and counted (heldOverflow), with a note', () => {
     const p = batchProfileWithLimits({ maxHeld: 2, maxSeen: 10 });
     const emitted: CallEvent[] = [];
@@ -121,7 +142,7 @@ describe('openai-batch profile', () => {
       ['r1', 'id-evicted', 'batch output (its record states no caller) answers a request evicted while open (--max-open-calls reached)'],
     ]);
     expect(r.notes).toContain(
-      'openai-batch: 2 open request(s) were evicted at --max-open-calls 2: orphans of the bound, not of the capture (ORPHAN_REQUEST reason evicted; a terminal read later for one is ORPHAN_RESPONSE id-evicted, or no-open-request without an id); raise --max-open-calls to pair them',
+      'openai-batch: 2 open request(s) were evicted at --max-open-calls 2: orphans of the bound, not of the capture (ORPHAN_REQUEST reason evicted; a terminal read later for one is an orphan response, id-evicted while its id is remembered), and pairs, crossed counts and confidence after it may differ from an unbounded reading (gate checks on them cannot be evaluated); raise --max-open-calls',
     );
     // No scope is said to hold more than the bound at once.
     expect(ch.maxInFlight).toBe(2);
@@ -136,7 +157,7 @@ describe('openai-batch profile', () => {
     expect(traceBlocks(t).map((b) => (b.kind === 'text' ? b.text : '')).join('\n')).toContain('FIFO is meaningless here');
   });
 
-  it('more evictions than evicted ids remembered: a note counts the id-not-open orphans that may answer one', async () => {
+  it('more evictions than evicted ids remembered: a note says the id-not-open orphans may answer one', async () => {
     const dir = tmpDir();
     const ids = ['r1', 'r2', 'r3', 'r4', 'r5'];
     const inp = writeCapture(ids.map((id) => input(id)), 'batchinput.jsonl', dir);
@@ -149,7 +170,7 @@ describe('openai-batch profile', () => {
       ['r4', 'id-evicted'],
     ]);
     expect(r.notes.filter((n) => n.includes('forgotten'))).toEqual([
-      'openai-batch: 2 orphan response(s) with reason id-not-open were read after the engine had forgotten closed or evicted ids (it remembers the last 2 closed and 2 evicted): each may repeat a call closed earlier or answer a request evicted at --max-open-calls',
+      'openai-batch: some orphan responses with reason id-not-open were read after the engine had forgotten closed or evicted ids (it remembers the last 2 closed and 2 evicted): each may repeat a call closed earlier or answer a request evicted at --max-open-calls',
     ]);
   });
 });

@@ -41,7 +41,7 @@ export const BATCH_CHANNEL: ChannelSpec = {
 
 /** Output lines held until the end because their input line was not read yet. */
 const MAX_HELD = 1_000_000;
-/** custom_ids of requests read (to emit an output line at once when its request is known). */
+/** custom_ids of requests read (to emit an output line at once when its request is known): the last MAX_SEEN / 2 to MAX_SEEN. */
 const MAX_SEEN = 1_000_000;
 
 /** `Profile.keep`: what the profile reads of an input or output line. */
@@ -60,7 +60,10 @@ export interface OpenAiBatchSummary {
   requests: number;
   results: number;
   failed: number;
-  /** Output lines whose input line was not read yet when they came, held to the end (an output with no input line at all too). */
+  /**
+   * Output lines whose input line was not read yet when they came (or was read before the last
+   * 500 000 inputs, which are remembered), held to the end; an output with no input line at all too.
+   */
   heldUntilEnd: number;
   /**
    * Output lines whose input line was not read yet when the hold was full (MAX_HELD): read as they
@@ -88,7 +91,17 @@ export function batchProfileWithLimits(limits: BatchLimits): Profile {
   const maxHeld = limits.maxHeld ?? MAX_HELD;
   const maxSeen = limits.maxSeen ?? MAX_SEEN;
   // Compact windows (openai-batch-store.ts): no string, Set entry or event object per entry.
-  const seen = new IdSet();
+  // Two generations of maxSeen / 2 ids: the inputs read lately are always remembered (an interleaved
+  // capture pairs at once however long it is); an output whose input was forgotten waits to the end.
+  let seen = new IdSet();
+  let seenBefore = new IdSet();
+  const remember = (id: string) => {
+    if (seen.size >= Math.max(1, maxSeen >> 1)) {
+      seenBefore = seen;
+      seen = new IdSet();
+    }
+    seen.add(id);
+  };
   const held = new HeldOutputs();
   const sum: OpenAiBatchSummary = { requests: 0, results: 0, failed: 0, heldUntilEnd: 0 };
   let missingSeq = 0;
@@ -120,7 +133,7 @@ export function batchProfileWithLimits(limits: BatchLimits): Profile {
             const url = asString(o.url);
             const model = asString(body?.model);
             const id = idOf(o.custom_id, loc, ctx);
-            if (id !== null && seen.size < maxSeen) seen.add(id);
+            if (id !== null) remember(id);
             const attrs: CallAttrs = { kind: 'batch input', provider: url, model };
             ctx.emit(makeEvent(BATCH_CHANNEL, { role: 'request', scope: '', id, sig: [url, model], time: null, caller: 'main', attrs, loc }, ctx));
             return 'used';
@@ -144,7 +157,7 @@ export function batchProfileWithLimits(limits: BatchLimits): Profile {
           // An output line without a usable custom_id answers nothing it can name: an orphan.
           const id = idOf(o.custom_id, loc, ctx) ?? derivedKey(`custom_id:missing:${++missingSeq}`);
           const ev = makeEvent(BATCH_CHANNEL, { role: 'terminal', scope: '', id, sig: [null, null], time: null, caller: null, attrs, loc }, ctx);
-          if (seen.has(id)) ctx.emit(ev);
+          if (seen.has(id) || seenBefore.has(id)) ctx.emit(ev);
           else if (held.length >= maxHeld) {
             sum.heldOverflow = (sum.heldOverflow ?? 0) + 1;
             ctx.emit(ev);

@@ -43,7 +43,7 @@ export interface GateCheck {
   counted?: 'new';
 }
 
-export const GATE_UNKNOWNS = ['no-requests', 'ids-undeclared', 'no-id-pairs'] as const;
+export const GATE_UNKNOWNS = ['no-requests', 'ids-undeclared', 'no-id-pairs', 'evicted'] as const;
 export type GateUnknown = (typeof GATE_UNKNOWNS)[number];
 
 export interface Gate {
@@ -143,20 +143,25 @@ export function evaluateGate(
   }
 
   const sum = (f: (c: ChannelReport) => number) => channels.reduce((n, c) => n + f(c), 0);
+  // Requests evicted at --max-open-calls: the pairs made after are not an unbounded reading's.
+  const evicted = sum((c) => c.evictedRequests);
   if (opts.maxCrossedRate !== undefined) {
     const comparable = sum((c) => c.crossed.comparable);
     const crossed = sum((c) => c.crossed.fifo);
-    // No pair by id to hold FIFO against: the rate is unknown, and a gate on it does not pass on no evidence.
-    const actual = comparable === 0 ? null : Math.round((crossed / comparable) * 1e6) / 1e6;
-    checks.push({ name: 'max-crossed-rate', limit: opts.maxCrossedRate, actual, passed: actual !== null && actual <= opts.maxCrossedRate, op: '<=', codes: ['CROSSED_PAIR'], ...(actual === null ? { unknown: 'no-id-pairs' as const } : {}) });
+    // No pair by id to hold FIFO against: the rate is unknown, and a gate on it does not pass on no
+    // evidence. Nor after an eviction: the FIFO shadow then pairs what an unbounded reading would not.
+    const unknown: GateUnknown | undefined = evicted > 0 ? 'evicted' : comparable === 0 ? 'no-id-pairs' : undefined;
+    const actual = unknown !== undefined ? null : Math.round((crossed / comparable) * 1e6) / 1e6;
+    checks.push({ name: 'max-crossed-rate', limit: opts.maxCrossedRate, actual, passed: actual !== null && actual <= opts.maxCrossedRate, op: '<=', codes: ['CROSSED_PAIR'], ...(unknown ? { unknown } : {}) });
   }
   if (opts.maxOrphanRequests !== undefined) {
     const actual = sum((c) => c.orphanRequests);
     checks.push({ name: 'max-orphan-requests', limit: opts.maxOrphanRequests, actual, passed: actual <= opts.maxOrphanRequests, op: '<=', codes: ['ORPHAN_REQUEST'] });
   }
   if (opts.maxAmbiguous !== undefined) {
-    const actual = sum((c) => c.pairs.byConfidence.ambiguous);
-    checks.push({ name: 'max-ambiguous', limit: opts.maxAmbiguous, actual, passed: actual <= opts.maxAmbiguous, op: '<=', codes: ['AMBIGUOUS_PAIR'] });
+    // An eviction changes what the fallbacks choose among (fewer candidates): the count is unknown.
+    const actual = evicted > 0 ? null : sum((c) => c.pairs.byConfidence.ambiguous);
+    checks.push({ name: 'max-ambiguous', limit: opts.maxAmbiguous, actual, passed: actual !== null && actual <= opts.maxAmbiguous, op: '<=', codes: ['AMBIGUOUS_PAIR'], ...(actual === null ? { unknown: 'evicted' as const } : {}) });
   }
   if (opts.minIdCoverage !== undefined) {
     const req = sum((c) => c.requests);

@@ -17,12 +17,12 @@ export const NOTE_TEXT = {
   'amplifier-naive-times': 'amplifier: times without a zone (naive ISO 8601) were read as UTC (records.amplifier.naiveTimes)',
   'amplifier-unreadable-times': 'amplifier: some events’ times could not be read (records.amplifier.unreadableTimes: a date the calendar lacks, text that is no time): their calls have no latency',
   'amplifier-unknown-previous':
-    'amplifier: some provider:error events without request_id came in sessions whose last event was forgotten (the last events of 50 000–100 000 sessions are remembered; records.amplifier.unknownPrevious): each was read as a new outcome, though it may re-report an error llm:response (redundant)',
+    'amplifier: some provider:error events without request_id came in sessions with no last event remembered, after the window of last events (50 000–100 000 sessions) had forgotten some (records.amplifier.unknownPrevious): each was read as a new outcome, though one in a forgotten session may re-report an error llm:response (redundant)',
   'jsonrpc-notifications': 'jsonrpc: notifications are counted (records.jsonrpc.notifications), never calls',
   'jsonrpc-naive-times': 'jsonrpc: times without a zone (naive ISO 8601) were read as UTC',
   'jsonrpc-unknown-direction': 'jsonrpc: some records stated a direction callpair does not know; their ids were not namespaced by direction',
   'openai-batch-hold-full':
-    'openai: more output lines came before their input line than the 1 000 000 held (records.openai-batch.heldOverflow): those were read as they came, each an orphan response and its request an orphan request though they may pair; give the input file first, with --max-open-calls above its number of requests',
+    'openai: more output lines came before their input line than the 1 000 000 held (records.openai-batch.heldOverflow): those were read as they came: one whose input line came later is an orphan response, and its request an orphan request, though they may pair; give the input file first, with --max-open-calls above its number of requests',
   'openai-batch-order': 'openai: Batch output order is arbitrary by contract: openai-batch pairs by custom_id only, and FIFO is not compared (no crossed pairs)',
   'transcript-naive-times': 'transcript: timestamps without a zone (naive ISO 8601) were read as UTC (records.transcript.naiveTimes)',
   'transcript-beyond-window':
@@ -44,21 +44,29 @@ export function noteText(code: NoteCode): string {
   return NOTE_TEXT[code];
 }
 
+/** How a channel's eviction note goes on after its count (`callpair merge` recomputes the note from the merged count). */
+const EVICTED_TAIL = ' open request(s) were evicted at --max-open-calls ';
+
 /**
  * A channel evicted open requests at --max-open-calls: its orphans come (in part) from the bound,
- * not the capture; `unsureOrphansNote` follows when the engine forgot some of the evicted ids.
+ * not the capture, and what was paired after may differ from an unbounded reading.
  */
 export function evictedNote(channel: string, evicted: number, bound: number): string {
-  return `${channel}: ${evicted} open request(s) were evicted at --max-open-calls ${bound}: orphans of the bound, not of the capture (ORPHAN_REQUEST reason evicted; a terminal read later for one is ORPHAN_RESPONSE id-evicted, or no-open-request without an id); raise --max-open-calls to pair them`;
+  return `${channel}: ${evicted}${EVICTED_TAIL}${bound}: orphans of the bound, not of the capture (ORPHAN_REQUEST reason evicted; a terminal read later for one is an orphan response, id-evicted while its id is remembered), and pairs, crossed counts and confidence after it may differ from an unbounded reading (gate checks on them cannot be evaluated); raise --max-open-calls`;
+}
+
+export function isEvictedNote(note: string): boolean {
+  return note.includes(EVICTED_TAIL);
 }
 
 /**
- * Orphan responses `id-not-open` read after the engine's closed-id or evicted-id window (the last
- * `window` ids of each) had forgotten an id: a larger window might have read each as a repeat of a
- * closed call (DUPLICATE_TERMINAL) or as answering an evicted request (`id-evicted`).
+ * Orphan responses `id-not-open` read after the engine's closed-id or evicted-id window had
+ * forgotten an id: a larger window might have read each as a repeat of a closed call
+ * (DUPLICATE_TERMINAL) or as answering an evicted request (`id-evicted`). No count: the sentence is
+ * the same in every shard, so a merged report says it once (records hold no engine counts).
  */
-export function unsureOrphansNote(channel: string, count: number, closed: number, evicted: number): string {
-  return `${channel}: ${count} orphan response(s) with reason id-not-open were read after the engine had forgotten closed or evicted ids (it remembers the last ${closed} closed and ${evicted} evicted): each may repeat a call closed earlier or answer a request evicted at --max-open-calls`;
+export function unsureOrphansNote(channel: string, closed: number, evicted: number): string {
+  return `${channel}: some orphan responses with reason id-not-open were read after the engine had forgotten closed or evicted ids (it remembers the last ${closed} closed and ${evicted} evicted): each may repeat a call closed earlier or answer a request evicted at --max-open-calls`;
 }
 
 /** How a channel's zero-latency note starts (`callpair merge` recomputes it from the merged count). */

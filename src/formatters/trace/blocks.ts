@@ -121,7 +121,7 @@ export function traceBlocks(t: TraceReport): Block[] {
           rows: c.open.map((o) => [loc(o.loc), safeText(o.caller, 40), o.id === null ? '(none)' : safeText(o.id, 130), o.taken ? 'taken' : '']),
         });
         if (c.openOmitted > 0) out.push({ kind: 'text', text: `…and ${c.openOmitted} more open request(s)`, tone: 'dim' });
-      } else out.push({ kind: 'text', text: 'No request was open in its scope when the terminal arrived.' });
+      } else if (c.outcome !== 'duplicate-terminal') out.push({ kind: 'text', text: 'No request was open in its scope when the terminal arrived.' });
       if (c.terminalOrder === 'arbitrary') {
         if (c.outcome === 'paired' || c.outcome === 'orphan-response')
           out.push({ kind: 'text', text: 'FIFO is meaningless here: the channel’s terminal order is arbitrary by contract (no crossed pairs are counted).', tone: 'dim' });

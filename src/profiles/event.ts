@@ -115,12 +115,17 @@ function clipAttrs(a: CallAttrs): CallAttrs {
 }
 
 /**
- * The signature with each value clipped: a plain loop, no closure per event, and a copy of the exact length — pushing into `[]` grows an array to 17
- * slots, about 150 bytes an open request keeps for a signature of two or three values.
+ * The signature with each value clipped: the draft's own array when nothing is over the limit (most
+ * events; profiles build it as a literal or by `map`, never by pushing into `[]`, which grows an
+ * array to 17 slots, about 150 bytes an open request would keep), else a copy of the exact length.
+ * Nothing writes an event's signature after it is made.
  */
 function clipSig(sig: readonly (string | null)[]): (string | null)[] {
+  let i = 0;
+  while (i < sig.length && !isLong(sig[i])) i++;
+  if (i === sig.length) return sig as (string | null)[];
   const out = sig.slice();
-  for (let i = 0; i < out.length; i++) out[i] = clipOrNull(out[i]);
+  for (; i < out.length; i++) out[i] = clipOrNull(out[i]);
   return out;
 }
 

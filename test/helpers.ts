@@ -6,6 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { analyze, type AnalyzeOptions } from '../src/analyze.js';
 import type { Report } from '../src/report/report.js';
+import type { CallEvent } from '../src/model.js';
+import type { Profile, RecordHandler } from '../src/profiles/types.js';
+import type { Source } from '../src/input/sources.js';
 import { MADE_LIST_ENV } from './global-setup.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -199,3 +202,21 @@ export const annotations = (out: string) =>
     const props = Object.fromEntries((m[2] ?? '').split(',').filter(Boolean).map((p) => p.split('=').map(unescapeProperty) as [string, string]));
     return [{ level: m[1], props, message: unescapeData(m[3]!) }];
   });
+
+/**
+ * A profile's handler for one capture file, fed records directly (no reader): `feed(record)` gives
+ * it the next line; `emitted` holds the events it made, in order; findings are dropped.
+ */
+export function openCapture(p: Profile, file = 'capture.jsonl'): { h: RecordHandler; emitted: CallEvent[]; ctx: { emit: (ev: CallEvent) => null; finding: () => void }; feed: (rec: unknown) => void } {
+  const emitted: CallEvent[] = [];
+  const ctx = {
+    emit: (ev: CallEvent) => {
+      emitted.push(ev);
+      return null;
+    },
+    finding: () => {},
+  };
+  const h = p.open({ role: 'capture', path: file } as Source, ctx)!;
+  let line = 0;
+  return { h, emitted, ctx, feed: (rec) => void h.record(rec, { path: file, line: ++line }, null) };
+}

@@ -1,8 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { amp, analyzeLines, resetClock } from '../../test/helpers.js';
+import { amp, analyzeLines, openCapture, resetClock } from '../../test/helpers.js';
 import { ledgerViolations } from '../report/report.js';
-import type { CallEvent, PairRecord } from '../model.js';
-import type { Source } from '../input/sources.js';
+import type { PairRecord } from '../model.js';
 import { amplifierProfileWithWindow } from './amplifier.js';
 
 beforeEach(() => resetClock());
@@ -145,17 +144,7 @@ describe('amplifier profile', () => {
 
   it('an unstamped provider:error of a session whose last event was forgotten is counted and noted, not guessed', () => {
     const p = amplifierProfileWithWindow(1);
-    const emitted: CallEvent[] = [];
-    const ctx = {
-      emit: (ev: CallEvent) => {
-        emitted.push(ev);
-        return null;
-      },
-      finding: () => {},
-    };
-    const h = p.open({ role: 'capture', path: 'a.jsonl' } as Source, ctx)!;
-    let line = 0;
-    const feed = (rec: Record<string, unknown>) => h.record(rec, { path: 'a.jsonl', line: ++line }, null);
+    const { emitted, feed } = openCapture(p, 'a.jsonl');
     feed(amp({ event: 'llm:request', id: 'a', provider: 'anthropic', session: 'S1' }));
     feed(amp({ event: 'llm:response', id: 'a', provider: 'anthropic', session: 'S1', status: 'error' }));
     // Remembered: the re-report is redundant, and nothing is unsure.

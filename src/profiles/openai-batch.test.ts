@@ -2,14 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../analyze.js';
 import { isFailed, type PairRecord } from '../model.js';
 import { BATCH_CHANNEL, batchProfileWithLimits } from './openai-batch.js';
-import type { CallEvent } from '../model.js';
-import type { Source } from '../input/sources.js';
 import { NOTE_TEXT } from '../report/notes.js';
 import { compare } from '../compare/compare.js';
 import { trace } from '../trace/trace.js';
 import { traceBlocks } from '../formatters/trace/blocks.js';
 import { ledgerViolations } from '../report/report.js';
-import { fixture, tmpDir, writeCapture } from '../../test/helpers.js';
+import { fixture, openCapture, tmpDir, writeCapture } from '../../test/helpers.js';
 
 const input = (id: string, model = 'gpt-4o-mini') => ({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { model, messages: [] } });
 const output = (id: string, extra: object = {}) => ({
@@ -79,19 +77,10 @@ describe('openai-batch profile', () => {
 
   it('the inputs read lately are always remembered: an interleaved file longer than the window pairs at once', () => {
     const p = batchProfileWithLimits({ maxHeld: 100, maxSeen: 4 });
-    const emitted: CallEvent[] = [];
-    const ctx = {
-      emit: (ev: CallEvent) => {
-        emitted.push(ev);
-        return null;
-      },
-      finding: () => {},
-    };
-    const h = p.open({ role: 'capture', path: 'b.jsonl' } as Source, ctx)!;
-    let line = 0;
+    const { emitted, ctx, feed } = openCapture(p, 'b.jsonl');
     for (let i = 0; i < 10; i++) {
-      h.record(input(`r${i}`), { path: 'b.jsonl', line: ++line }, null);
-      h.record(output(`r${i}`), { path: 'b.jsonl', line: ++line }, null);
+      feed(input(`r${i}`));
+      feed(output(`r${i}`));
     }
     // Each output right after its request: none waits for the end.
     expect(emitted.map((e) => `${e.role[0]}${e.id}`).slice(-4)).toEqual(['rr8', 'tr8', 'rr9', 'tr9']);
@@ -100,20 +89,11 @@ describe('openai-batch profile', () => {
 
   it('an output past the full hold is read as it comes and counted (heldOverflow), with a note', () => {
     const p = batchProfileWithLimits({ maxHeld: 2, maxSeen: 10 });
-    const emitted: CallEvent[] = [];
-    const ctx = {
-      emit: (ev: CallEvent) => {
-        emitted.push(ev);
-        return null;
-      },
-      finding: () => {},
-    };
-    const h = p.open({ role: 'capture', path: 'b.jsonl' } as Source, ctx)!;
-    let line = 0;
-    for (const id of ['a', 'b', 'c']) h.record(output(id), { path: 'out.jsonl', line: ++line }, null);
+    const { emitted, ctx, feed } = openCapture(p, 'b.jsonl');
+    for (const id of ['a', 'b', 'c']) feed(output(id));
     // a and b wait for their input; c finds the hold full and goes at once.
     expect(emitted.map((e) => [e.role, e.id])).toEqual([['terminal', 'c']]);
-    for (const id of ['a', 'b', 'c']) h.record(input(id), { path: 'in.jsonl', line: ++line }, null);
+    for (const id of ['a', 'b', 'c']) feed(input(id));
     p.finish!(ctx);
     expect(emitted.map((e) => [e.role, e.id])).toEqual([
       ['terminal', 'c'],

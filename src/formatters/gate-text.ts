@@ -46,6 +46,12 @@ export function checkFailure(c: GateCheck): string {
   return `${failed}: ${value} ${NOT_OP[c.op ?? '<=']} ${checkValue(c.limit)}`;
 }
 
+/** A failed check's title, and for one that could not be evaluated, why: `FIFO crossed rate not evaluated: cannot be evaluated: requests were evicted …`. */
+export function checkFailureWhy(c: GateCheck): string {
+  const title = checkFailureTitle(c);
+  return c.actual === null ? `${title}: ${c.unknown !== undefined ? (UNKNOWN_TEXT[c.unknown] ?? 'cannot be evaluated') : 'cannot be evaluated'}` : title;
+}
+
 /** A short human title for a check (static text; check names are built from codes, never capture data). */
 export function checkTitle(c: GateCheck): string {
   if (isFailOnCheck(c.name)) return `no ${failOnItem(c.name)} findings`;
@@ -84,6 +90,8 @@ export function checkText(c: GateCheck): string {
 
 /** The listed findings that count against a check (the report lists at most --max-findings per code). */
 export function offenders(report: Report, c: GateCheck): Finding[] {
+  // A check that could not be evaluated failed for that, not for its findings: none offends.
+  if (c.actual === null) return [];
   const codes = new Set<string>(c.codes ?? []);
   if (codes.size === 0) return [];
   // `--fail-on-new`: the check counted only the findings new since the baseline, so only they offend.
@@ -93,6 +101,7 @@ export function offenders(report: Report, c: GateCheck): Finding[] {
 
 /** How many offenders a check has in all (listed or only counted). */
 export function offenderTotal(report: Report, c: GateCheck): number {
+  if (c.actual === null) return 0;
   if (c.name === 'max-crossed-rate') return report.channels.reduce((n, ch) => n + ch.crossed.fifo, 0);
   const counts = c.counted === 'new' && report.baseline ? report.baseline.newCounts : report.findingCounts;
   return (c.codes ?? []).reduce((n, code) => n + (counts[code] ?? 0), 0);

@@ -15,7 +15,7 @@ import type { TimelineReport } from '../report/timeline.js';
 import { esc, msText, pct, text } from './html/escape.js';
 import { latencySection } from './html/latency.js';
 import { scopeSvg } from './html/timeline.js';
-import { safeText } from './safe.js';
+import { NOTE_MAX, safeText } from './safe.js';
 import type { Formatter } from './types.js';
 import { findingCountText, idCoverageText, RANKING_TEXT, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
 import { worstScopes } from '../report/worst-scopes.js';
@@ -157,7 +157,7 @@ function summary(r: Report): string {
     }
     out.push('</tbody></table>');
   }
-  if (r.notes.length > 0) out.push(`<h3>Notes</h3><ul>${r.notes.map((n) => `<li>${text(n, 400)}</li>`).join('')}</ul>`);
+  if (r.notes.length > 0) out.push(`<h3>Notes</h3><ul>${r.notes.map((n) => `<li>${text(n, NOTE_MAX)}</li>`).join('')}</ul>`);
   return out.join('\n');
 }
 

@@ -12,11 +12,11 @@ import type { ReportBaseline } from '../merge/diff.js';
 import { CODE_DESCRIPTIONS } from '../report/code-descriptions.js';
 import { bySeverity, FINDING_CODES } from '../report/findings.js';
 import type { Formatter } from './types.js';
-import { messageText, safeText } from './safe.js';
+import { messageText, NOTE_MAX, safeText } from './safe.js';
 import { deliveryAudit, deliveryLine } from './delivery-verdict.js';
 import { findingCountText, idCoverageText, pct, RANKING_TEXT, UNKNOWN, SCOPE_HEAD, scopeRow, WORST_SCOPES_SHOWN } from './present.js';
 import { worstScopes } from '../report/worst-scopes.js';
-import { checkFailureTitle, checkTitle, checkValue, offenderTotal, offenders } from './gate-text.js';
+import { checkFailureWhy, checkTitle, checkValue, offenderTotal, offenders } from './gate-text.js';
 
 /** Bytes the whole Markdown may take (GitHub's step summary limit is 1 MiB = 1 048 576 bytes). */
 export const MARKDOWN_BUDGET = 900 * 1024;
@@ -100,7 +100,7 @@ export function renderMarkdown(report: Report): string {
   out.push(
     ...table(
       ['check', 'what', 'actual', 'limit', 'result'],
-      g.checks.map((c) => [`\`${c.name}\``, c.passed ? checkTitle(c) : checkFailureTitle(c), checkValue(c.actual), `${c.op === '>=' ? '≥' : '≤'} ${checkValue(c.limit)}`, c.passed ? '✅ pass' : '❌ fail']),
+      g.checks.map((c) => [`\`${c.name}\``, c.passed ? checkTitle(c) : checkFailureWhy(c), checkValue(c.actual), `${c.op === '>=' ? '≥' : '≤'} ${checkValue(c.limit)}`, c.passed ? '✅ pass' : '❌ fail']),
     ),
     '',
   );
@@ -190,7 +190,7 @@ export function renderMarkdown(report: Report): string {
 
   if (report.notes.length) {
     out.push('### Notes', '');
-    for (const n of report.notes.slice(0, MAX_NOTES)) out.push(`- ${mdText(n, 300)}`);
+    for (const n of report.notes.slice(0, MAX_NOTES)) out.push(`- ${mdText(n, NOTE_MAX)}`);
     if (report.notes.length > MAX_NOTES) out.push(`- …and ${report.notes.length - MAX_NOTES} more`);
     out.push('');
   }

@@ -12,6 +12,12 @@ const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202
 
 export const DEFAULT_MAX_TEXT = 200;
 
+/**
+ * A report note's length shown whole: notes are callpair's own sentences (some naming paths), longer
+ * than a cell, and the advice is at their end (docs/report.md: a note is never cut but here).
+ */
+export const NOTE_MAX = 2000;
+
 /** Text safe for a terminal or a browser text node: no escape sequences, no controls, no bidi, bounded. */
 export function safeText(s: string, max = DEFAULT_MAX_TEXT): string {
   let out = s.replace(ANSI, '').replace(CONTROLS, (c) => (c.length === 1 && c.charCodeAt(0) >= 0xd800 && c.charCodeAt(0) <= 0xdfff ? '\ufffd' : ''));

@@ -9,7 +9,7 @@ import { ARBITRARY_ORDER_TEXT, fifoMeaningless } from '../model.js';
 import type { Finding } from '../report/findings.js';
 import { bySeverity, FINDING_CODES, isFindingCode } from '../report/findings.js';
 import type { Formatter } from './types.js';
-import { loc, messageText, safeText } from './safe.js';
+import { loc, messageText, NOTE_MAX, safeText } from './safe.js';
 import { assaySection } from './table-assay.js';
 import { checkFailure, gateVerdict } from './gate-text.js';
 import { deliveryAudit, deliveryLine } from './delivery-verdict.js';
@@ -231,7 +231,7 @@ function render(report: Report, chalk: ChalkInstance, width: number | undefined)
   }
   const note = hiddenNote(hidden, chalk);
   if (note) out.push(note);
-  for (const n of report.notes) out.push(chalk.dim(`note: ${safeText(n, 300)}`));
+  for (const n of report.notes) out.push(chalk.dim(`note: ${safeText(n, NOTE_MAX)}`));
 
   const g = report.gate;
   const delivery = deliveryAudit(report);
@@ -256,8 +256,10 @@ function reasonsTally(report: Report, code: string): string {
   for (const f of report.findings) {
     if (f.code !== code) continue;
     listed++;
-    const r = (f.data as { reason?: unknown }).reason;
-    if (typeof r === 'string') n.set(r, (n.get(r) ?? 0) + 1);
+    // The cause (DELIVERY_UNVERIFIED) and the reason, as each finding gives them.
+    const d = f.data as { cause?: unknown; reason?: unknown };
+    const r = [d.cause, d.reason].filter((x): x is string => typeof x === 'string').join(' ') || 'other';
+    n.set(r, (n.get(r) ?? 0) + 1);
   }
   if (n.size < 2) return '';
   const of = listed < (report.findingCounts[code as keyof Report['findingCounts']] ?? 0) ? ` of the ${listed} listed` : '';

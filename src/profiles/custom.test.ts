@@ -57,6 +57,18 @@ describe('custom profile: an id that never pairs is a finding', () => {
   const run = (profile: string) => analyze({ inputs: [fixture('custom/ids/calls.jsonl')], profile: fixture(`custom/ids/${profile}.json`) });
   const codes = (r: Awaited<ReturnType<typeof analyze>>) => r.findings.filter((f) => f.code === 'IDS_NEVER_MATCH');
 
+  it('terminals whose requests were evicted at --max-open-calls matched ids: no IDS_NEVER_MATCH', async () => {
+    const dir = tmpDir();
+    const file = path.join(dir, 'never.jsonl');
+    const recs = [...['a', 'b', 'c'].map((i) => ({ t: 'req', s: 'A', i })), ...['a', 'b'].map((i) => ({ t: 'res', s: 'A', i }))];
+    writeFileSync(file, recs.map((x) => JSON.stringify(x)).join('\n') + '\n');
+    const profile = path.join(dir, 'p.json');
+    writeFileSync(profile, JSON.stringify({ name: 'm', channel: 'm', roles: [{ role: 'request', when: { path: 't', equals: 'req' } }, { role: 'terminal', when: { path: 't', equals: 'res' } }], id: 'i', scope: 's' }));
+    const r = await analyze({ inputs: [file], profile, maxOpenCalls: 1 });
+    expect(r.findings.filter((f) => f.code === 'ORPHAN_RESPONSE').map((f) => f.data.reason)).toEqual(['id-evicted', 'id-evicted']);
+    expect(codes(r)).toEqual([]);
+  });
+
   it('numbers on the requests, strings on the terminals: IDS_NEVER_MATCH (warning) naming the profile field', async () => {
     const f = codes(await run('number-and-string'));
     expect(f).toHaveLength(1);

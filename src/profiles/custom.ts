@@ -163,6 +163,7 @@ export function customProfile(spec: CustomProfileSpec): Profile {
   // the profile fields their ids come from, and the first location of each kind.
   const declaresId = spec.id !== null || spec.roles.some((r) => r.id != null);
   const sides = { request: newSide(), terminal: newSide() };
+  /** Terminals whose id matched a request's: paired by id, or orphaned because that request was evicted. */
   let idPairs = 0;
 
   function emit(r: ReadRecord, role: Role, time: number | null, id: IdKey | null, loc: Loc, ctx: ProfileContext, label?: string, whole = false, own = false): void {
@@ -286,6 +287,10 @@ export function customProfile(spec: CustomProfileSpec): Profile {
       openHalves.clear();
       const f = idsNeverMatch(sides, idPairs);
       if (f) ctx.finding(finding('IDS_NEVER_MATCH', { channel: channel.name, locations: f.loc ? [f.loc] : [] }, f.data));
+    },
+    // A terminal whose request was evicted carries an id that matched one: the ids do match.
+    orphanResponse(o) {
+      if (o.reason === 'id-evicted') idPairs++;
     },
     summary: () => (sum.records > 0 ? { ...sum } : undefined),
     notes() {

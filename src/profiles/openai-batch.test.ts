@@ -122,7 +122,7 @@ describe('openai-batch profile', () => {
       ['r1', 'id-evicted', 'batch output (its record states no caller) answers a request evicted while open (--max-open-calls reached)'],
     ]);
     expect(r.notes).toContain(
-      'openai-batch: 2 open request(s) were evicted at --max-open-calls 2: orphans of the bound, not of the capture (ORPHAN_REQUEST reason evicted; a terminal read later for one is an orphan response, id-evicted while its id is remembered), and pairs, crossed counts and confidence after it may differ from an unbounded reading (gate checks on them cannot be evaluated); raise --max-open-calls',
+      'openai-batch: 2 open request(s) were evicted at --max-open-calls 2: orphans of the bound, not of the capture (ORPHAN_REQUEST reason evicted; a terminal read later for one is an orphan response, id-evicted while its id is remembered), and the pairs after it, with their crossed counts, confidence, duplicates, latencies and failed count, may differ from an unbounded reading (--max-crossed-rate, --max-ambiguous and --fail-on of the findings it can hide cannot be evaluated); raise --max-open-calls',
     );
     // No scope is said to hold more than the bound at once.
     expect(ch.maxInFlight).toBe(2);

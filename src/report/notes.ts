@@ -52,7 +52,7 @@ const EVICTED_TAIL = ' open request(s) were evicted at --max-open-calls ';
  * not the capture, and what was paired after may differ from an unbounded reading.
  */
 export function evictedNote(channel: string, evicted: number, bound: number): string {
-  return `${channel}: ${evicted}${EVICTED_TAIL}${bound}: orphans of the bound, not of the capture (ORPHAN_REQUEST reason evicted; a terminal read later for one is an orphan response, id-evicted while its id is remembered), and pairs, crossed counts and confidence after it may differ from an unbounded reading (gate checks on them cannot be evaluated); raise --max-open-calls`;
+  return `${channel}: ${evicted}${EVICTED_TAIL}${bound}: orphans of the bound, not of the capture (ORPHAN_REQUEST reason evicted; a terminal read later for one is an orphan response, id-evicted while its id is remembered), and the pairs after it, with their crossed counts, confidence, duplicates, latencies and failed count, may differ from an unbounded reading (--max-crossed-rate, --max-ambiguous and --fail-on of the findings it can hide cannot be evaluated); raise --max-open-calls`;
 }
 
 export function isEvictedNote(note: string): boolean {

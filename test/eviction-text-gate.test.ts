@@ -1,0 +1,64 @@
+/**
+ * After an eviction: the table's finding row tallies the reasons of the listed findings (orphans
+ * evicted and never answered), so the first one's is not read as every one's; and the gate does not
+ * count a finding an eviction can hide (`--fail-on CROSSED_PAIR`: unknown, fails).
+ */
+import { describe, expect, it } from 'vitest';
+import { Chalk } from 'chalk';
+import { analyzeLines } from './helpers.js';
+import { table } from '../src/formatters/table.js';
+import { markdown } from '../src/formatters/markdown.js';
+
+const ctx = { chalk: new Chalk({ level: 0 }), cwd: process.cwd(), width: 400 };
+const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 't' } });
+const reply = (id: number) => ({ jsonrpc: '2.0', id, result: {} });
+
+describe('finding rows with several reasons', () => {
+  it('tallies the reasons of the listed findings (4 evicted, 2 never answered)', async () => {
+    const lines = [...Array.from({ length: 10 }, (_, i) => call(i)), ...[5, 6, 7, 8].map(reply)];
+    const r = await analyzeLines(lines, { maxOpenCalls: 6 });
+    const row = table.render(r, ctx).split('\n').find((l) => l.includes('ORPHAN_REQUEST'))!;
+    expect(row).toContain('request from main evicted while open (--max-open-calls reached) — reasons: evicted 4, end-of-input 2');
+    // One reason: no tally.
+    const one = await analyzeLines(lines.slice(0, 10), {});
+    expect(table.render(one, ctx).split('\n').find((l) => l.includes('ORPHAN_REQUEST'))).not.toContain('reasons');
+  });
+
+  it('counts only what is listed, and says so, when findings were left out', async () => {
+    const lines = [...Array.from({ length: 10 }, (_, i) => call(i)), ...[5, 6, 7, 8].map(reply)];
+    // Six orphans (lines 1–4 evicted, 5 and 10 never answered); five listed.
+    const r = await analyzeLines(lines, { maxOpenCalls: 6, maxFindings: 5 });
+    expect(r.findingsOmitted.ORPHAN_REQUEST).toBe(1);
+    const row = table.render(r, ctx).split('\n').find((l) => l.includes('ORPHAN_REQUEST'))!;
+    expect(row).toContain('— reasons of the 5 listed: evicted 4, end-of-input 1');
+  });
+});
+
+describe('the gate after an eviction', () => {
+  it('--fail-on of a finding an eviction can hide cannot be evaluated (and fails); one it cannot hide is counted', async () => {
+    const lines = [...Array.from({ length: 10 }, (_, i) => call(i)), ...[5, 6, 7, 8].map(reply)];
+    const r = await analyzeLines(lines, { maxOpenCalls: 6, gate: { failOn: ['CROSSED_PAIR', 'note', 'ORPHAN_RESPONSE'] } });
+    expect(r.channels[0]!.evictedRequests).toBe(4);
+    const byName = new Map(r.gate.checks.map((c) => [c.name, c]));
+    expect(byName.get('fail-on:CROSSED_PAIR')).toMatchObject({ actual: null, unknown: 'evicted', passed: false });
+    expect(byName.get('fail-on:note')).toMatchObject({ actual: null, unknown: 'evicted', passed: false });
+    expect(byName.get('fail-on:ORPHAN_RESPONSE')).toMatchObject({ actual: 0, passed: true });
+    expect(byName.get('fail-on:ORPHAN_RESPONSE')!.unknown).toBeUndefined();
+    expect(r.gate.passed).toBe(false);
+    // Without an eviction the same checks are counted.
+    const whole = await analyzeLines(lines, { gate: { failOn: ['CROSSED_PAIR'] } });
+    expect(whole.gate.checks.find((c) => c.name === 'fail-on:CROSSED_PAIR')!.unknown).toBeUndefined();
+  });
+
+  it('Markdown says why a check was not evaluated and lists no offenders for it; notes are shown whole', async () => {
+    const lines = [...Array.from({ length: 10 }, (_, i) => call(i)), ...[5, 6, 7, 8].map(reply)];
+    const r = await analyzeLines(lines, { maxOpenCalls: 6, gate: { maxCrossedRate: 0.5 } });
+    const md = markdown.render(r, ctx);
+    expect(md).toContain('FIFO crossed rate not evaluated: cannot be evaluated: requests were evicted at --max-open-calls (raise it)');
+    expect(md).not.toContain('`max-crossed-rate` offenders');
+    const note = r.notes.find((n) => n.includes('were evicted'))!;
+    expect(note.length).toBeGreaterThan(300);
+    expect(md).toContain(note.replace(/\(/g, '(').slice(-60));
+    expect(table.render(r, ctx)).toContain(note.slice(-60));
+  });
+});

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Chalk } from 'chalk';
-import { analyzeLines } from './helpers.js';
+import { analyzeLines, fixture } from './helpers.js';
+import { analyze } from '../src/analyze.js';
 import { table } from '../src/formatters/table.js';
 import { markdown } from '../src/formatters/markdown.js';
 
@@ -60,5 +61,10 @@ describe('the gate after an eviction', () => {
     expect(note.length).toBeGreaterThan(300);
     expect(md).toContain(note.replace(/\(/g, '(').slice(-60));
     expect(table.render(r, ctx)).toContain(note.slice(-60));
+  });
+
+  it('--max-crossed-rate on OpenAI Batch alone: not evaluated because the order is arbitrary, not for want of id pairs', async () => {
+    const r = await analyze({ inputs: [fixture('real/openai-batch')], gate: { maxCrossedRate: 0.5 } });
+    expect(r.gate.checks.find((c) => c.name === 'max-crossed-rate')).toMatchObject({ actual: null, unknown: 'arbitrary-order', passed: false });
   });
 });

@@ -43,7 +43,7 @@ export interface GateCheck {
   counted?: 'new';
 }
 
-export const GATE_UNKNOWNS = ['no-requests', 'ids-undeclared', 'no-id-pairs', 'evicted'] as const;
+export const GATE_UNKNOWNS = ['no-requests', 'ids-undeclared', 'no-id-pairs', 'evicted', 'arbitrary-order'] as const;
 export type GateUnknown = (typeof GATE_UNKNOWNS)[number];
 
 export interface Gate {
@@ -162,7 +162,10 @@ export function evaluateGate(
     const crossed = sum((c) => c.crossed.fifo);
     // No pair by id to hold FIFO against: the rate is unknown, and a gate on it does not pass on no
     // evidence. Nor after an eviction: the FIFO shadow then pairs what an unbounded reading would not.
-    const unknown: GateUnknown | undefined = evicted > 0 ? 'evicted' : comparable === 0 ? 'no-id-pairs' : undefined;
+    // Pairs by id only on channels whose terminal order is arbitrary by contract (OpenAI Batch): FIFO
+    // is meaningless there, whatever the bound.
+    const arbitrary = comparable === 0 && channels.some((c) => c.pairs.byMethod.id > 0 && c.meaning.terminalOrder === 'arbitrary');
+    const unknown: GateUnknown | undefined = arbitrary ? 'arbitrary-order' : evicted > 0 ? 'evicted' : comparable === 0 ? 'no-id-pairs' : undefined;
     const actual = unknown !== undefined ? null : Math.round((crossed / comparable) * 1e6) / 1e6;
     checks.push({ name: 'max-crossed-rate', limit: opts.maxCrossedRate, actual, passed: actual !== null && actual <= opts.maxCrossedRate, op: '<=', codes: ['CROSSED_PAIR'], ...(unknown ? { unknown } : {}) });
   }

@@ -45,6 +45,9 @@ describe('the gate after an eviction', () => {
     expect(byName.get('fail-on:note')).toMatchObject({ actual: null, unknown: 'evicted', passed: false });
     expect(byName.get('fail-on:ORPHAN_RESPONSE')).toMatchObject({ actual: 0, passed: true });
     expect(byName.get('fail-on:ORPHAN_RESPONSE')!.unknown).toBeUndefined();
+    // Said as not evaluated, never as findings present (there are none).
+    expect(table.render(r, ctx)).toContain('CROSSED_PAIR findings not evaluated: cannot be evaluated: requests were evicted');
+    expect(table.render(r, ctx)).not.toContain('CROSSED_PAIR findings present');
     expect(r.gate.passed).toBe(false);
     // Without an eviction the same checks are counted.
     const whole = await analyzeLines(lines, { gate: { failOn: ['CROSSED_PAIR'] } });

@@ -29,7 +29,7 @@ const NOT_OP = { '<=': '>', '>=': '<' } as const;
 /** The failure of a check without its numbers: `orphan requests over limit`, `correlation-id coverage not evaluated`. */
 export function checkFailureTitle(c: GateCheck): string {
   const failed = isFailOnCheck(c.name) ? `${failOnItem(c.name)} findings present` : (FAILED[c.name as FixedGateCheck] ?? `${c.name} failed`);
-  return c.actual === null ? failed.replace(/ (over|below) limit$/, ' not evaluated') : failed;
+  return c.actual === null ? failed.replace(/ (over|below) limit$| present$/, ' not evaluated') : failed;
 }
 
 /**

@@ -130,7 +130,7 @@ export function buildSarif(report: Report, cwd: string, maxResults = SARIF_MAX_R
                 : []),
             ],
             properties: {
-              gate: { passed: report.gate.passed, enforced: report.gate.enforced, checks: report.gate.checks.map(({ name, limit, actual, passed, op }) => ({ name, limit, actual, passed, op })) },
+              gate: { passed: report.gate.passed, enforced: report.gate.enforced, checks: report.gate.checks.map(({ name, limit, actual, passed, op, unknown }) => ({ name, limit, actual, passed, op, ...(unknown !== undefined ? { unknown } : {}) })) },
             },
           },
         ],

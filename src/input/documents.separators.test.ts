@@ -69,7 +69,8 @@ describe('the separators of a top-level array', () => {
           text += `${trail}]\n`;
           const out = run(text, sz);
           expect(out.bad).toEqual([]);
-          expect(out.records).toEqual(items.map(([e]) => e));
+          // What the text holds: JSON.stringify writes -0 as 0 (fast-check's seed 717758538 made one).
+          expect(out.records).toEqual(items.map(([e]) => JSON.parse(JSON.stringify(e)) as unknown));
           let valid = true;
           try {
             JSON.parse(text);

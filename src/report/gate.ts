@@ -121,7 +121,7 @@ const codesOf = (sev: Severity): FindingCode[] => ALL_CODES.filter((c) => FINDIN
  * A `--fail-on` check on one of them cannot be evaluated once a request was evicted. (SIGNATURE_CONFLICT,
  * an error, is under the default check, which stays evaluated: docs/ci.md.)
  */
-const HIDDEN_BY_EVICTION: readonly FindingCode[] = ['CROSSED_PAIR', 'AMBIGUOUS_PAIR', 'DUPLICATE_ID', 'DUPLICATE_TERMINAL', 'CLOCK_SKEW', 'SIGNATURE_CONFLICT'];
+const HIDDEN_BY_EVICTION: readonly FindingCode[] = ['CROSSED_PAIR', 'AMBIGUOUS_PAIR', 'DUPLICATE_ID', 'DUPLICATE_TERMINAL', 'CLOCK_SKEW', 'SIGNATURE_CONFLICT', 'IDS_NEVER_MATCH'];
 
 /**
  * `newOnly` (`--fail-on-new`): `counts` are the findings new since the baseline, and the finding
@@ -164,7 +164,7 @@ export function evaluateGate(
     // evidence. Nor after an eviction: the FIFO shadow then pairs what an unbounded reading would not.
     // Pairs by id only on channels whose terminal order is arbitrary by contract (OpenAI Batch): FIFO
     // is meaningless there, whatever the bound.
-    const arbitrary = comparable === 0 && channels.some((c) => c.pairs.byMethod.id > 0 && c.meaning.terminalOrder === 'arbitrary');
+    const arbitrary = comparable === 0 && channels.some((c) => c.pairs.byMethod.id > 0 && c.meaning?.terminalOrder === 'arbitrary');
     const unknown: GateUnknown | undefined = arbitrary ? 'arbitrary-order' : evicted > 0 ? 'evicted' : comparable === 0 ? 'no-id-pairs' : undefined;
     const actual = unknown !== undefined ? null : Math.round((crossed / comparable) * 1e6) / 1e6;
     checks.push({ name: 'max-crossed-rate', limit: opts.maxCrossedRate, actual, passed: actual !== null && actual <= opts.maxCrossedRate, op: '<=', codes: ['CROSSED_PAIR'], ...(unknown ? { unknown } : {}) });

@@ -46,3 +46,27 @@ describe('assay edge shapes', () => {
     }
   });
 });
+
+describe('assay audit after an eviction at --max-open-calls', () => {
+  it('could not verify, never a made-up violation: an arrival whose allow was evicted is no UNRECORDED_DELIVERY, an evicted caller call no "caller call with no decision record"', async () => {
+    const r = await analyze({
+      inputs: [fixture('assay/run-ids.decisions.ndjson')],
+      profile: 'assay',
+      caller: [fixture('assay/run-ids.caller.jsonl')],
+      upstream: [fixture('assay/run-ids.upstream.jsonl')],
+      maxOpenCalls: 1,
+    });
+    const whole = await analyze({
+      inputs: [fixture('assay/run-ids.decisions.ndjson')],
+      profile: 'assay',
+      caller: [fixture('assay/run-ids.caller.jsonl')],
+      upstream: [fixture('assay/run-ids.upstream.jsonl')],
+    });
+    // Whatever the unbounded audit finds unrecorded, the bounded one finds no more.
+    expect(r.findingCounts.UNRECORDED_DELIVERY ?? 0).toBeLessThanOrEqual(whole.findingCounts.UNRECORDED_DELIVERY ?? 0);
+    expect(r.findingCounts.DELIVERY_UNVERIFIED).toBeGreaterThan(0);
+    const evicted = r.findings.filter((f) => f.code === 'ORPHAN_REQUEST' && (f.data as { reason: string }).reason === 'evicted');
+    expect(evicted.length).toBeGreaterThan(0);
+    for (const f of evicted) expect(f.message).toContain('evicted while open');
+  });
+});

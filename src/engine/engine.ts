@@ -581,7 +581,8 @@ export class PairingEngine {
       finding(
         'ORPHAN_REQUEST',
         { channel: ch.spec.name, scope: sc.scope, locations: [ev.loc] },
-        ev.orphanNote !== undefined
+        // The profile's note says why a request was never closed; an evicted one may have been.
+        ev.orphanNote !== undefined && reason !== 'evicted'
           ? { caller: ev.caller, reason, ageMs, id: shownId(ev), note: ev.orphanNote, tool: ev.attrs.tool ?? null }
           : { caller: ev.caller, reason, ageMs, id: shownId(ev), tool: ev.attrs.tool ?? null },
       ),

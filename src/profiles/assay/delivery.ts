@@ -45,6 +45,9 @@ export function classifyArrival(run: AssayRun, o: OrphanResponseRecord, ctx: Pro
         { tool: t.attrs.tool ?? entry.tool, id: t.id, reason: entry.reason, deny: entry.loc, ...severalRuns(run) },
       ),
     );
+  } else if (o.reason === 'id-evicted') {
+    // Its allow record was read and evicted at --max-open-calls before it came: covered, not
+    // unrecorded; the eviction already leaves the audit unverified (DELIVERY_UNVERIFIED evicted).
   } else {
     run.unrecordedArrivals++;
     ctx.finding(finding('UNRECORDED_DELIVERY', { channel: DELIVERY_CHANNEL.name, scope: o.scope, locations: [t.loc] }, { tool: t.attrs.tool ?? null, id: t.id }));

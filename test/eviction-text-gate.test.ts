@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { Chalk } from 'chalk';
 import { analyzeLines, fixture } from './helpers.js';
 import { analyze } from '../src/analyze.js';
+import { compareReports } from '../src/merge/diff.js';
 import { table } from '../src/formatters/table.js';
 import { markdown } from '../src/formatters/markdown.js';
 
@@ -69,5 +70,16 @@ describe('the gate after an eviction', () => {
   it('--max-crossed-rate on OpenAI Batch alone: not evaluated because the order is arbitrary, not for want of id pairs', async () => {
     const r = await analyze({ inputs: [fixture('real/openai-batch')], gate: { maxCrossedRate: 0.5 } });
     expect(r.gate.checks.find((c) => c.name === 'max-crossed-rate')).toMatchObject({ actual: null, unknown: 'arbitrary-order', passed: false });
+  });
+
+  it('diff and --baseline: a head that evicted has no crossed rate or ambiguity count to compare (n/a), not a made-up drop', async () => {
+    const lines = [...Array.from({ length: 10 }, (_, i) => call(i)), ...[5, 6, 7, 8].map(reply)];
+    const base = await analyzeLines(lines);
+    const head = await analyzeLines(lines, { maxOpenCalls: 6 });
+    const d = compareReports(base, head).deltas;
+    expect(d.crossedRate).toMatchObject({ head: null, delta: null });
+    expect(d.crossedRate.base).not.toBeNull();
+    expect(d.ambiguous).toMatchObject({ head: null, delta: null });
+    expect(d.orphanRequests.head).toBe(head.channels[0]!.orphanRequests);
   });
 });

@@ -40,7 +40,7 @@ export function compareReports(base: Report, head: Report): BaselineReport {
       crossedRate: delta(crossedRate(base), crossedRate(head), true),
       orphanRequests: delta(sum(base, (c) => c.orphanRequests), sum(head, (c) => c.orphanRequests)),
       orphanResponses: delta(sum(base, (c) => c.orphanResponses), sum(head, (c) => c.orphanResponses)),
-      ambiguous: delta(sum(base, (c) => c.pairs.byConfidence.ambiguous), sum(head, (c) => c.pairs.byConfidence.ambiguous)),
+      ambiguous: delta(ambiguous(base), ambiguous(head)),
       idCoverage: delta(idCoverage(base), idCoverage(head), true),
     },
   };
@@ -53,9 +53,19 @@ function delta(base: number | null, head: number | null, rate = false): Delta {
 
 const sum = (r: Report, f: (c: Report['channels'][number]) => number) => r.channels.reduce((n, c) => n + f(c), 0);
 
+/** Requests evicted at --max-open-calls: the pairs after are not an unbounded reading's (docs/ci.md). */
+const evicted = (r: Report) => sum(r, (c) => c.evictedRequests ?? 0) > 0;
+
+/** Unknown after an eviction, as the gate says: the FIFO shadow took evicted requests' answers. */
 function crossedRate(r: Report): number | null {
+  if (evicted(r)) return null;
   const comparable = sum(r, (c) => c.crossed.comparable);
   return comparable === 0 ? null : Math.round((sum(r, (c) => c.crossed.fifo) / comparable) * 1e6) / 1e6;
+}
+
+/** Unknown after an eviction: the fallbacks chose among fewer candidates. */
+function ambiguous(r: Report): number | null {
+  return evicted(r) ? null : sum(r, (c) => c.pairs.byConfidence.ambiguous);
 }
 
 function idCoverage(r: Report): number | null {

@@ -82,4 +82,17 @@ describe('the gate after an eviction', () => {
     expect(d.ambiguous).toMatchObject({ head: null, delta: null });
     expect(d.orphanRequests.head).toBe(head.channels[0]!.orphanRequests);
   });
+
+  it('--fail-on DUPLICATE_TERMINAL after the closed-id window forgot ids: unknown "window", and the channel says how many', async () => {
+    const lines = [...[1, 2, 3].flatMap((i) => [call(i), reply(i)]), reply(1)];
+    const r = await analyzeLines(lines, { closedWindow: 2, gate: { failOn: ['DUPLICATE_TERMINAL', 'note'] } });
+    expect(r.channels[0]!.unsureOrphans).toBe(1);
+    const byName = new Map(r.gate.checks.map((c) => [c.name, c]));
+    expect(byName.get('fail-on:DUPLICATE_TERMINAL')).toMatchObject({ actual: null, unknown: 'window', passed: false });
+    expect(byName.get('fail-on:note')).toMatchObject({ actual: null, unknown: 'window', passed: false });
+    // Remembered: a DUPLICATE_TERMINAL, counted, and nothing unsure.
+    const held = await analyzeLines(lines, { gate: { failOn: ['DUPLICATE_TERMINAL'] } });
+    expect(held.channels[0]!.unsureOrphans).toBeUndefined();
+    expect(held.gate.checks.find((c) => c.name === 'fail-on:DUPLICATE_TERMINAL')).toMatchObject({ actual: 1, passed: false });
+  });
 });

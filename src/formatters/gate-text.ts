@@ -69,6 +69,7 @@ const UNKNOWN_TEXT: Record<GateUnknown, string> = {
   'no-id-pairs': 'cannot be evaluated: no pair by id to hold FIFO against',
   evicted: 'cannot be evaluated: requests were evicted at --max-open-calls (raise it)',
   'arbitrary-order': 'cannot be evaluated: terminal order is arbitrary by contract, FIFO is meaningless here',
+  window: 'cannot be evaluated: orphan responses were read after the closed-id window forgot ids (a late repeat reads as one)',
 };
 
 /** What a finding check counts, for `2 new warnings`: a severity's findings, or a code's. */

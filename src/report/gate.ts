@@ -43,7 +43,7 @@ export interface GateCheck {
   counted?: 'new';
 }
 
-export const GATE_UNKNOWNS = ['no-requests', 'ids-undeclared', 'no-id-pairs', 'evicted', 'arbitrary-order'] as const;
+export const GATE_UNKNOWNS = ['no-requests', 'ids-undeclared', 'no-id-pairs', 'evicted', 'arbitrary-order', 'window'] as const;
 export type GateUnknown = (typeof GATE_UNKNOWNS)[number];
 
 export interface Gate {
@@ -147,6 +147,7 @@ export function evaluateGate(
   const sum = (f: (c: ChannelReport) => number) => channels.reduce((n, c) => n + f(c), 0);
   // Requests evicted at --max-open-calls: the pairs made after are not an unbounded reading's.
   const evicted = sum((c) => c.evictedRequests);
+  const unsure = sum((c) => c.unsureOrphans ?? 0);
 
   for (const item of parseFailOn(opts.failOn ?? [])) {
     if (item === 'error') continue; // the default check already covers it
@@ -154,8 +155,12 @@ export function evaluateGate(
     const codes = isSeverity(item) ? codesOf(item) : [item];
     // A finding an eviction can hide (an unbounded reading may have it): the count is unknown.
     const hidden = evicted > 0 && codes.some((c) => HIDDEN_BY_EVICTION.includes(c));
-    const actual = hidden ? null : isSeverity(item) ? bySeverity(item) : (counts[item] ?? 0);
-    checks.push({ name: `fail-on:${item}`, limit: 0, actual, passed: actual === 0, op: '<=', codes, ...counted, ...(hidden ? { unknown: 'evicted' as const } : {}) });
+    // A late repeat read after the closed-id window forgot its id is an orphan response, not a
+    // DUPLICATE_TERMINAL: once a channel says it read such orphans, that count is unknown too.
+    const forgot = !hidden && unsure > 0 && codes.includes('DUPLICATE_TERMINAL');
+    const unknown: GateUnknown | undefined = hidden ? 'evicted' : forgot ? 'window' : undefined;
+    const actual = unknown !== undefined ? null : isSeverity(item) ? bySeverity(item) : (counts[item] ?? 0);
+    checks.push({ name: `fail-on:${item}`, limit: 0, actual, passed: actual === 0, op: '<=', codes, ...counted, ...(unknown ? { unknown } : {}) });
   }
   if (opts.maxCrossedRate !== undefined) {
     const comparable = sum((c) => c.crossed.comparable);

@@ -80,6 +80,12 @@ export interface ChannelReport extends CounterReport {
   scopesOmitted?: number;
   /** Scopes folded into the channel's counters past the scope cap (docs/design.md §8); absent: none. A folded scope seen again counts again. */
   scopesFolded?: number;
+  /**
+   * Orphan responses `id-not-open` read after the engine's closed-id or evicted-id window forgot
+   * ids (absent: none): each may be a late repeat of a closed call; `--fail-on DUPLICATE_TERMINAL`
+   * cannot be evaluated then (docs/ci.md).
+   */
+  unsureOrphans?: number;
   latencyByGroup: LatencyGroupReport[];
   scopes: ScopeReport[];
 }

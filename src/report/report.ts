@@ -179,6 +179,7 @@ export function channelReportWithData(st: ChannelSnapshot, maxScopes?: number, f
     scopeCount: st.scopes.length + folded,
     ...(omitted > 0 ? { scopesOmitted: omitted } : {}),
     ...(folded > 0 ? { scopesFolded: folded } : {}),
+    ...(st.unsureOrphans ? { unsureOrphans: st.unsureOrphans } : {}),
     latencyByGroup: groups,
     scopes,
   };

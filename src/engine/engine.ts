@@ -88,6 +88,11 @@ export const DEFAULT_MAX_HELD_SCOPES = 50_000;
  */
 export const EVICTED_WINDOW = 10_000;
 
+/** The evicted ids an engine with this closed-id window remembers per channel. */
+export function evictedWindow(closedWindow: number): number {
+  return Math.min(closedWindow, EVICTED_WINDOW);
+}
+
 /** Latency groups kept per channel before further (provider, model) pairs share one overflow group. */
 export const MAX_LATENCY_GROUPS = 10_000;
 const OVERFLOW_GROUP = '\u0001overflow';
@@ -263,7 +268,7 @@ export class PairingEngine {
     // than the scope's open requests (without eviction that holds by construction), so it is trimmed
     // oldest-first when its own copy of this request was already taken.
     forgetInShadows(open, req);
-    if (req.ev.id !== null) (ch.evicted ??= new RecentKeys(Math.min(this.closedWindow, EVICTED_WINDOW))).remember(sc.scope, req.ev.id);
+    if (req.ev.id !== null) (ch.evicted ??= new RecentKeys(evictedWindow(this.closedWindow))).remember(sc.scope, req.ev.id);
     this.orphanRequest(ch, sc, req, 'evicted');
     this.maybeDropOpen(sc);
     this.markIdle(ch, sc);

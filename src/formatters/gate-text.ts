@@ -40,7 +40,7 @@ export function checkFailureTitle(c: GateCheck): string {
 export function checkFailure(c: GateCheck): string {
   const failed = checkFailureTitle(c);
   if (c.actual === null) {
-    return `${failed}: ${c.unknown !== undefined ? (UNKNOWN_TEXT[c.unknown] ?? 'cannot be evaluated') : 'cannot be evaluated'} (limit ${c.op ?? '<='} ${checkValue(c.limit)})`;
+    return `${failed}: ${unknownText(c)} (limit ${c.op ?? '<='} ${checkValue(c.limit)})`;
   }
   const value = c.counted === 'new' ? `${c.actual} new ${countedNoun(c, c.actual)}` : String(c.actual);
   return `${failed}: ${value} ${NOT_OP[c.op ?? '<=']} ${checkValue(c.limit)}`;
@@ -49,7 +49,7 @@ export function checkFailure(c: GateCheck): string {
 /** A failed check's title, and for one that could not be evaluated, why: `FIFO crossed rate not evaluated: cannot be evaluated: requests were evicted …`. */
 export function checkFailureWhy(c: GateCheck): string {
   const title = checkFailureTitle(c);
-  return c.actual === null ? `${title}: ${c.unknown !== undefined ? (UNKNOWN_TEXT[c.unknown] ?? 'cannot be evaluated') : 'cannot be evaluated'}` : title;
+  return c.actual === null ? `${title}: ${unknownText(c)}` : title;
 }
 
 /** A short human title for a check (static text; check names are built from codes, never capture data). */
@@ -72,6 +72,11 @@ const UNKNOWN_TEXT: Record<GateUnknown, string> = {
   window: 'cannot be evaluated: orphan responses were read after the closed-id window forgot ids (a late repeat reads as one)',
 };
 
+/** Why a check could not be evaluated (a report read back from JSON may carry a reason this version does not know). */
+function unknownText(c: GateCheck): string {
+  return (c.unknown !== undefined ? UNKNOWN_TEXT[c.unknown] : undefined) ?? 'cannot be evaluated';
+}
+
 /** What a finding check counts, for `2 new warnings`: a severity's findings, or a code's. */
 function countedNoun(c: GateCheck, n: number): string {
   const item = c.name === 'error-findings' ? 'error' : isFailOnCheck(c.name) ? failOnItem(c.name) : c.name;
@@ -85,7 +90,7 @@ function countedNoun(c: GateCheck, n: number): string {
  */
 export function checkText(c: GateCheck): string {
   // A report read back from JSON may carry a reason this version does not know.
-  const why = c.unknown !== undefined ? `, ${UNKNOWN_TEXT[c.unknown] ?? 'cannot be evaluated'}` : '';
+  const why = c.unknown !== undefined ? `, ${unknownText(c)}` : '';
   const value = c.counted === 'new' && c.actual !== null ? `${c.actual} new ${countedNoun(c, c.actual)}` : checkValue(c.actual);
   return `${c.name}: ${value}${why} (limit ${c.op ?? '<='} ${checkValue(c.limit)})`;
 }

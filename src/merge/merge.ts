@@ -293,12 +293,12 @@ export class ReportMerger {
 /** Notes the merge writes itself start so (any such note in an input is dropped and recomputed). */
 export const MERGE_NOTE_PREFIX = 'merge: channel ';
 
-/** The note of a channel whose merged scopes exceed what one run holds (docs/scale-out.md, "Limits of exactness"). */
 /** Shards that do not list every scope (`--max-scopes`, folded scopes): a split scope may go unseen. */
 export function unlistedScopesNote(channel: string): string {
   return `${MERGE_NOTE_PREFIX}${channel}: some scopes of the merged reports are not listed (--max-scopes, or folded in a shard): a scope split across shards is found (SPLIT_SCOPE) only where every report holding it lists it, so this merged report may differ from one run over the same inputs without saying where (docs/scale-out.md, limits of exactness)`;
 }
 
+/** The note of a channel whose merged scopes exceed what one run holds (docs/scale-out.md, "Limits of exactness"). */
 export function scopeCapNote(channel: string, scopes: number, cap: number): string {
   return `${MERGE_NOTE_PREFIX}${channel} has ${scopes} scopes over all shards, more than the ${cap} one run holds: one run over the same inputs would fold the longest idle into the channel's totals (SCOPES_FOLDED), so this merged report differs from it, and a scope split across shards is found only where the shards list it (docs/scale-out.md, limits of exactness)`;
 }

@@ -5,7 +5,7 @@
  */
 import { finding, type Finding, type FindingCollector } from '../report/findings.js';
 import { findingMessage } from '../report/messages.js';
-import { EVICTED_WINDOW } from '../engine/engine.js';
+import { evictedWindow } from '../engine/engine.js';
 import { evictedNote, noteText, unsureOrphansNote, zeroLatencyNote } from '../report/notes.js';
 import { evaluateGate } from '../report/gate.js';
 import { channelReportWithData, inputTotals, REPORT_SCHEMA, type InputLedgerReport, type MergeDataReport, type Report } from '../report/report.js';
@@ -74,7 +74,7 @@ export function buildReport({ opts, found, roles, profiles, collector, pass, inp
   for (const ch of channels) if (ch.zeroLatencies > 0) notes.push(zeroLatencyNote(ch.channel, ch.zeroLatencies));
   for (const ch of channels) if (ch.evictedRequests > 0) notes.push(evictedNote(ch.channel, ch.evictedRequests, opts.maxOpenCalls ?? DEFAULT_MAX_OPEN_CALLS));
   const window = opts.closedWindow ?? DEFAULT_CLOSED_WINDOW;
-  for (const st of snapshot.channels) if (st.unsureOrphans) notes.push(unsureOrphansNote(st.spec.name, window, Math.min(window, EVICTED_WINDOW)));
+  for (const ch of channels) if (ch.unsureOrphans) notes.push(unsureOrphansNote(ch.channel, window, evictedWindow(window)));
   const findings = collector.list().map((f) => ({ ...f, message: findingMessage(f) }) as Finding);
   const findingCounts = collector.countsObject();
   const findingsOmitted: Report['findingsOmitted'] = {};

@@ -75,12 +75,6 @@ interface TimeTally {
   naiveTimes: number;
   /** Events whose stated times were all unreadable (a date the calendar lacks, text that is no time): no time. */
   unreadableTimes: number;
-  /**
-   * Unstamped provider:error events of a session the window of last events did not hold, once it had
-   * forgotten some (a new session or a forgotten one: the window cannot tell): whether each re-reports
-   * a closed failure could not be told (listed when some were).
-   */
-  unknownPrevious?: number;
 }
 
 export function amplifierProfile(): Profile {
@@ -90,6 +84,12 @@ export function amplifierProfile(): Profile {
 /** The profile with another window of last events (tests make it small). */
 export function amplifierProfileWithWindow(lastWindow: number): Profile {
   const times: TimeTally = { numericTimes: 0, naiveTimes: 0, unreadableTimes: 0 };
+  /**
+   * Unstamped provider:error events of a session the window of last events did not hold, once it had
+   * forgotten some (a new session or a forgotten one: the window cannot tell): whether each re-reports
+   * a closed failure could not be told (records.amplifier.unknownPrevious when some were, a note).
+   */
+  let unknownPrevious = 0;
   // Per scope: the previous family event (for the redundant provider:error rule). Scopes are
   // session ids, so this is bounded: two generations of at most LAST_WINDOW scopes each (a scope
   // silent for that many others forgets its last event; docs/design.md §8).
@@ -123,7 +123,7 @@ export function amplifierProfileWithWindow(lastWindow: number): Profile {
             if (p === null || prev.provider === null || p === prev.provider) ev.redundant = true;
           } else if (name === 'provider:error' && ev.id === null && !prev && last.dropped) {
             // Read as a new outcome; a larger window might have found it a re-report (a note says so).
-            times.unknownPrevious = (times.unknownPrevious ?? 0) + 1;
+            unknownPrevious++;
           }
           // The scope's entry is updated in place when it has one (only this map holds it; `set` still
           // moves it to the current generation), so no object is made per event.
@@ -140,13 +140,13 @@ export function amplifierProfileWithWindow(lastWindow: number): Profile {
         },
       };
     },
-    summary: () => (times.numericTimes + times.naiveTimes + times.unreadableTimes + (times.unknownPrevious ?? 0) > 0 ? { ...times } : undefined),
+    summary: () => (times.numericTimes + times.naiveTimes + times.unreadableTimes + unknownPrevious > 0 ? { ...times, ...(unknownPrevious > 0 ? { unknownPrevious } : {}) } : undefined),
     notes() {
       const out: NoteCode[] = [];
       if (times.numericTimes > 0) out.push('amplifier-numeric-times');
       if (times.naiveTimes > 0) out.push('amplifier-naive-times');
       if (times.unreadableTimes > 0) out.push('amplifier-unreadable-times');
-      if (times.unknownPrevious) out.push('amplifier-unknown-previous');
+      if (unknownPrevious > 0) out.push('amplifier-unknown-previous');
       return out;
     },
   };

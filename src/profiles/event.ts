@@ -87,7 +87,7 @@ export interface FindingSink {
 }
 
 /** A string over the kept-text limit (clipText would change it). */
-function isLong(v: unknown): boolean {
+function isLong(v: unknown): v is string {
   return typeof v === 'string' && v.length > MAX_KEPT_TEXT;
 }
 
@@ -106,7 +106,7 @@ function clipAttrs(a: CallAttrs): CallAttrs {
     const k = CLIPPED_ATTRS[i]!;
     const v = a[k];
     // Only a string over the limit changes (clipText returns a shorter one as is).
-    if (typeof v === 'string' && v.length > MAX_KEPT_TEXT) {
+    if (isLong(v)) {
       if (out === a) out = { ...a };
       (out as Record<string, unknown>)[k] = clipText(v);
     }
@@ -143,10 +143,16 @@ export const NUMBER_RANGES = {
 type RangeName = keyof typeof NUMBER_RANGES;
 
 /** A number in its range, else null and an OUT_OF_RANGE finding (the value shown as a number's text). */
+/** A finite number within `range` (what inRange keeps as it is). */
+function within(v: unknown, range: RangeName): v is number {
+  const { min, max } = NUMBER_RANGES[range];
+  return typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max;
+}
+
 function inRange(v: number | null | undefined, range: RangeName, field: string, channel: string, scope: string, loc: Loc, sink: FindingSink): number | null {
   if (v === null || v === undefined) return null;
+  if (within(v, range)) return v;
   const { min, max } = NUMBER_RANGES[range];
-  if (typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max) return v;
   sink.finding(
     finding('OUT_OF_RANGE', { channel, scope, locations: [loc] }, { field, value: typeof v === 'number' && Number.isFinite(v) ? String(v) : null, min, max }),
   );
@@ -157,9 +163,9 @@ const USAGE_FIELDS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWr
 /** Their names in an OUT_OF_RANGE finding (made once, not per event). */
 const USAGE_FIELD_NAMES = USAGE_FIELDS.map((k) => `usage.${k}`);
 
-/** A count inRange keeps as it is: null, or a finite number in NUMBER_RANGES.count. */
+/** A count inRange keeps as it is: null, or a number within NUMBER_RANGES.count. */
 function keptCount(v: unknown): boolean {
-  return v === null || (typeof v === 'number' && Number.isFinite(v) && v >= NUMBER_RANGES.count.min && v <= NUMBER_RANGES.count.max);
+  return v === null || within(v, 'count');
 }
 
 const own = Object.prototype.hasOwnProperty;

@@ -117,6 +117,33 @@ export class IdSet {
   }
 }
 
+/**
+ * The last `size / 2` to `size` ids added, in two IdSet generations (as engine/recent.ts
+ * `Generations` keeps a Map's): when the current one holds `size / 2`, it becomes the previous one
+ * and the old previous one is dropped. The ids added lately are always there.
+ */
+export class RecentIds {
+  private cur = new IdSet();
+  private prev = new IdSet();
+  private readonly half: number;
+
+  constructor(size: number) {
+    this.half = Math.max(1, size >> 1);
+  }
+
+  has(s: string): boolean {
+    return this.cur.has(s) || this.prev.has(s);
+  }
+
+  add(s: string): void {
+    if (this.cur.size >= this.half) {
+      this.prev = this.cur;
+      this.cur = new IdSet();
+    }
+    this.cur.add(s);
+  }
+}
+
 /** What a held output's event is rebuilt from: the values its first `makeEvent` produced. */
 export interface HeldOutput {
   id: string;

@@ -22,7 +22,7 @@ import { deriveNeedles } from './lang/needles.js';
 import type { KeepSpec } from './keep.js';
 import type { Profile, ProfileContext, RecordHandler, RecordOutcome } from './types.js';
 import { asNumber, asObject, asString } from './types.js';
-import { HeldOutputs, IdSet } from './openai-batch-store.js';
+import { HeldOutputs, RecentIds } from './openai-batch-store.js';
 
 export const BATCH_CHANNEL: ChannelSpec = {
   name: 'openai-batch',
@@ -66,9 +66,9 @@ export interface OpenAiBatchSummary {
    */
   heldUntilEnd: number;
   /**
-   * Output lines whose input line was not read yet when the hold was full (MAX_HELD): read as they
-   * came, so each is an orphan response and its request, read later, an orphan request. Listed only
-   * when some were (a note says so).
+   * Output lines not known to answer an input read when the hold was full (MAX_HELD): read as they
+   * came, so one whose input line comes later is an orphan response, and its request an orphan
+   * request. Listed only when some were (a note says so).
    */
   heldOverflow?: number;
 }
@@ -90,18 +90,10 @@ export function openAiBatchProfile(): Profile {
 export function batchProfileWithLimits(limits: BatchLimits): Profile {
   const maxHeld = limits.maxHeld ?? MAX_HELD;
   const maxSeen = limits.maxSeen ?? MAX_SEEN;
-  // Compact windows (openai-batch-store.ts): no string, Set entry or event object per entry.
-  // Two generations of maxSeen / 2 ids: the inputs read lately are always remembered (an interleaved
-  // capture pairs at once however long it is); an output whose input was forgotten waits to the end.
-  let seen = new IdSet();
-  let seenBefore = new IdSet();
-  const remember = (id: string) => {
-    if (seen.size >= Math.max(1, maxSeen >> 1)) {
-      seenBefore = seen;
-      seen = new IdSet();
-    }
-    seen.add(id);
-  };
+  // Compact windows (openai-batch-store.ts): no string, Set entry or event object per entry. The
+  // inputs read lately are always remembered (an interleaved capture pairs at once however long it
+  // is); an output whose input was forgotten waits to the end.
+  const seen = new RecentIds(maxSeen);
   const held = new HeldOutputs();
   const sum: OpenAiBatchSummary = { requests: 0, results: 0, failed: 0, heldUntilEnd: 0 };
   let missingSeq = 0;
@@ -133,7 +125,7 @@ export function batchProfileWithLimits(limits: BatchLimits): Profile {
             const url = asString(o.url);
             const model = asString(body?.model);
             const id = idOf(o.custom_id, loc, ctx);
-            if (id !== null) remember(id);
+            if (id !== null) seen.add(id);
             const attrs: CallAttrs = { kind: 'batch input', provider: url, model };
             ctx.emit(makeEvent(BATCH_CHANNEL, { role: 'request', scope: '', id, sig: [url, model], time: null, caller: 'main', attrs, loc }, ctx));
             return 'used';
@@ -157,7 +149,7 @@ export function batchProfileWithLimits(limits: BatchLimits): Profile {
           // An output line without a usable custom_id answers nothing it can name: an orphan.
           const id = idOf(o.custom_id, loc, ctx) ?? derivedKey(`custom_id:missing:${++missingSeq}`);
           const ev = makeEvent(BATCH_CHANNEL, { role: 'terminal', scope: '', id, sig: [null, null], time: null, caller: null, attrs, loc }, ctx);
-          if (seen.has(id) || seenBefore.has(id)) ctx.emit(ev);
+          if (seen.has(id)) ctx.emit(ev);
           else if (held.length >= maxHeld) {
             sum.heldOverflow = (sum.heldOverflow ?? 0) + 1;
             ctx.emit(ev);
@@ -189,7 +181,12 @@ export function batchProfileWithLimits(limits: BatchLimits): Profile {
       });
     },
     summary: () => (sum.requests + sum.results > 0 ? { ...sum } : undefined),
-    notes: (): NoteCode[] => [...(sum.results > 0 ? (['openai-batch-order'] as const) : []), ...(sum.heldOverflow ? (['openai-batch-hold-full'] as const) : [])],
+    notes(): NoteCode[] {
+      const out: NoteCode[] = [];
+      if (sum.results > 0) out.push('openai-batch-order');
+      if (sum.heldOverflow) out.push('openai-batch-hold-full');
+      return out;
+    },
   };
 }
 

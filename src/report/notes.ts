@@ -62,8 +62,8 @@ export function isEvictedNote(note: string): boolean {
 /**
  * Orphan responses `id-not-open` read after the engine's closed-id or evicted-id window had
  * forgotten an id: a larger window might have read each as a repeat of a closed call
- * (DUPLICATE_TERMINAL) or as answering an evicted request (`id-evicted`). No count: the sentence is
- * the same in every shard, so a merged report says it once (records hold no engine counts).
+ * (DUPLICATE_TERMINAL) or as answering an evicted request (`id-evicted`). No count (it is
+ * `channels[].unsureOrphans`): the sentence is the same in every shard, so a merged report says it once.
  */
 export function unsureOrphansNote(channel: string, closed: number, evicted: number): string {
   return `${channel}: some orphan responses with reason id-not-open were read after the engine had forgotten closed or evicted ids (it remembers the last ${closed} closed and ${evicted} evicted): each may repeat a call closed earlier or answer a request evicted at --max-open-calls`;

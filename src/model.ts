@@ -76,6 +76,19 @@ export interface CallEvent {
   wholeRecord?: boolean;
   /** `id` is the record's own key (a whole call without an id), not a correlation id: not counted in id coverage. */
   ownKey?: boolean;
+  /**
+   * A request whose id a request read earlier on this channel held, where that one was read: the
+   * engine reports DUPLICATE_ID against it even when its call has closed already (a profile that
+   * pairs by id itself, OpenAI Batch, hands the engine each call as it pairs; docs/profiles.md).
+   */
+  repeatOf?: Loc;
+  /** A request the profile knows nothing answers (the input has ended): an orphan request at once, never held open. */
+  unanswered?: boolean;
+  /**
+   * Requests of this scope the profile holds waiting for their terminal, outside the engine (OpenAI
+   * Batch): counted as open in `inFlight` and `maxInFlight`, as they would be were they open here.
+   */
+  waiting?: number;
 }
 
 /**

@@ -218,6 +218,7 @@ export class PairingEngine {
   }
 
   private request(ch: ChannelState, sc: ScopeState, ev: CallEvent): void {
+    if (ev.unanswered) return this.unanswered(ch, sc, ev);
     const open = (sc.open ??= this.spareOpen.pop() ?? newOpenSet());
     // Busy again: its idle-queue entry is stale until it is idle once more.
     sc.idleStamp = 0;
@@ -234,9 +235,9 @@ export class PairingEngine {
     }
     if (ev.id !== null) {
       const first = addWithId(open, ev.id, req);
-      if (first !== undefined) {
+      if (first !== undefined || ev.repeatOf !== undefined) {
         this.sink.finding(
-          finding('DUPLICATE_ID', { channel: ch.spec.name, scope: sc.scope, locations: [first.ev.loc, ev.loc] }, { id: shownId(ev), caller: ev.caller }),
+          finding('DUPLICATE_ID', { channel: ch.spec.name, scope: sc.scope, locations: [ev.repeatOf ?? first!.ev.loc, ev.loc] }, { id: shownId(ev), caller: ev.caller }),
         );
         cc.duplicateIds++;
         scc.duplicateIds++;
@@ -252,9 +253,24 @@ export class PairingEngine {
     // Evicted first, then counted: no scope is said to hold more than --max-open-calls at once. The
     // oldest request evicted is never this one (two at least are open), so the scope keeps `open`.
     if (ch.openTotal > this.maxOpenCalls) this.evictOldest(ch);
-    const inFlight = open.all.size;
+    const inFlight = open.all.size + (ev.waiting ?? 0);
     if (inFlight > scc.maxInFlight) scc.maxInFlight = inFlight;
     if (inFlight > cc.maxInFlight) cc.maxInFlight = inFlight;
+  }
+
+  /** A request the profile knows nothing answers: counted, and an orphan request at once (end of input). */
+  private unanswered(ch: ChannelState, sc: ScopeState, ev: CallEvent): void {
+    ch.counters.requests++;
+    sc.counters.requests++;
+    if (ev.id !== null && !ev.ownKey) {
+      ch.counters.requestsWithId++;
+      sc.counters.requestsWithId++;
+    }
+    const inFlight = (sc.open ? sc.open.all.size : 0) + 1 + (ev.waiting ?? 0);
+    if (inFlight > sc.counters.maxInFlight) sc.counters.maxInFlight = inFlight;
+    if (inFlight > ch.counters.maxInFlight) ch.counters.maxInFlight = inFlight;
+    this.orphanRequest(ch, sc, ev, 0, 'end-of-input');
+    this.markIdle(ch, sc);
   }
 
   /** Over --max-open-calls: the channel's oldest open request becomes an orphan with reason `evicted`. */
@@ -269,7 +285,7 @@ export class PairingEngine {
     // oldest-first when its own copy of this request was already taken.
     forgetInShadows(open, req);
     if (req.ev.id !== null) (ch.evicted ??= new RecentKeys(evictedWindow(this.closedWindow))).remember(sc.scope, req.ev.id);
-    this.orphanRequest(ch, sc, req, 'evicted');
+    this.orphanRequest(ch, sc, req.ev, req.interims, 'evicted');
     this.maybeDropOpen(sc);
     this.markIdle(ch, sc);
   }
@@ -322,7 +338,7 @@ export class PairingEngine {
       sc.counters.redundant++;
       return null;
     }
-    const inFlight = sc.open ? sc.open.all.size : 0;
+    const inFlight = (sc.open ? sc.open.all.size : 0) + (ev.waiting ?? 0);
     // Shadows first: they know no ids and see every non-redundant terminal.
     const shadows = ch.shadows ? takeShadows(sc.open, ev) : NO_SHADOWS;
     const result = cascade(sc.open, ev, ch.spec);
@@ -570,8 +586,7 @@ export class PairingEngine {
     ch.closed.remember(scope, id);
   }
 
-  private orphanRequest(ch: ChannelState, sc: ScopeState, req: OpenReq, reason: 'end-of-input' | 'evicted'): void {
-    const ev = req.ev;
+  private orphanRequest(ch: ChannelState, sc: ScopeState, ev: CallEvent, interims: number, reason: 'end-of-input' | 'evicted'): void {
     const ageMs = sc.lastTime !== null && ev.time !== null ? sc.lastTime - ev.time : null;
     ch.counters.orphanRequests++;
     sc.counters.orphanRequests++;
@@ -579,7 +594,7 @@ export class PairingEngine {
       ch.counters.evicted++;
       sc.counters.evicted++;
     }
-    const rec: OrphanRequestRecord = { channel: ch.spec.name, scope: sc.scope, request: side(ev), reason, ageMs, interims: req.interims };
+    const rec: OrphanRequestRecord = { channel: ch.spec.name, scope: sc.scope, request: side(ev), reason, ageMs, interims };
     this.sink.orphanRequest?.(rec);
     if (this.sink.skipFinding?.('ORPHAN_REQUEST', ev.loc)) return;
     this.sink.finding(
@@ -628,7 +643,7 @@ export class PairingEngine {
         if (!open) continue;
         for (const req of [...open.all.values()]) {
           this.removeOpen(ch, sc, req);
-          this.orphanRequest(ch, sc, req, 'end-of-input');
+          this.orphanRequest(ch, sc, req.ev, req.interims, 'end-of-input');
         }
         sc.open = null;
       }

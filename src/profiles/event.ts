@@ -80,6 +80,9 @@ export interface EventDraft {
   redundant?: boolean;
   maxConfidence?: Confidence;
   orphanNote?: string;
+  repeatOf?: Loc;
+  unanswered?: boolean;
+  waiting?: number;
 }
 
 export interface FindingSink {
@@ -235,5 +238,8 @@ export function makeEvent(spec: ChannelSpec, d: EventDraft, sink: FindingSink): 
   if (d.redundant) ev.redundant = true;
   if (d.maxConfidence) ev.maxConfidence = d.maxConfidence;
   if (d.orphanNote !== undefined) ev.orphanNote = d.orphanNote;
+  if (d.repeatOf !== undefined) ev.repeatOf = d.repeatOf;
+  if (d.unanswered) ev.unanswered = true;
+  if (d.waiting) ev.waiting = d.waiting;
   return ev as BuiltEvent;
 }

@@ -1,61 +1,13 @@
 /**
- * The OpenAI Batch profile's two windows in compact form (docs/performance.md, "Memory"): the
- * `custom_id`s of requests read, and the output lines held until the end of the input. Both hold up
- * to a million entries, so neither keeps a string, a Set entry or an event object per entry: ids
- * are bytes in one growing byte array (a correlation id is 1–128 characters of [A-Za-z0-9_-], and a
- * derived `custom_id:missing:N` key is ASCII too), looked up through an open-addressing table of
- * typed arrays; a held output keeps only what its event is rebuilt from.
+ * The OpenAI Batch profile's stores in compact form (docs/performance.md, "Memory"): the requests
+ * read and not answered yet, the output lines read before their request, and the `custom_id`s of
+ * the calls handed to the engine lately. Each may hold a million entries or more, so none keeps a
+ * string, a Map entry or an event object per entry: an entry is a few typed-array cells in a page
+ * of PAGE entries — its id as bytes (a correlation id is 1–128 characters of [A-Za-z0-9_-], and a
+ * derived `custom_id:missing:N` key is ASCII too), its hash, its numbers (an int32 in place) and its
+ * texts as indexes into the few distinct texts — found through an open-addressing table of slots.
+ * Pages are added, never copied, so a store grows without holding two copies of itself.
  */
-
-/** Ids as bytes, one after the other: entry i is bytes [ends[i-1], ends[i]). */
-class IdBytes {
-  private bytes = new Uint8Array(1 << 12);
-  private ends = new Uint32Array(1 << 8);
-  private used = 0;
-  count = 0;
-
-  /** Appends an ASCII string; returns its index. */
-  push(s: string): number {
-    const n = s.length;
-    if (this.used + n > this.bytes.length) {
-      let cap = this.bytes.length * 2;
-      while (cap < this.used + n) cap *= 2;
-      const b = new Uint8Array(cap);
-      b.set(this.bytes.subarray(0, this.used));
-      this.bytes = b;
-    }
-    if (this.count === this.ends.length) {
-      const e = new Uint32Array(this.ends.length * 2);
-      e.set(this.ends);
-      this.ends = e;
-    }
-    const b = this.bytes;
-    let at = this.used;
-    for (let i = 0; i < n; i++) {
-      const c = s.charCodeAt(i);
-      // Ids are checked ASCII before they get here; anything else would not round-trip.
-      if (c > 0x7f) throw new Error('IdBytes: a non-ASCII id');
-      b[at++] = c;
-    }
-    this.used = at;
-    this.ends[this.count] = at;
-    return this.count++;
-  }
-
-  equals(i: number, s: string): boolean {
-    const start = i === 0 ? 0 : this.ends[i - 1]!;
-    const end = this.ends[i]!;
-    if (end - start !== s.length) return false;
-    const b = this.bytes;
-    for (let k = 0; k < s.length; k++) if (b[start + k] !== s.charCodeAt(k)) return false;
-    return true;
-  }
-
-  get(i: number): string {
-    const start = i === 0 ? 0 : this.ends[i - 1]!;
-    return String.fromCharCode.apply(null, this.bytes.subarray(start, this.ends[i]!) as unknown as number[]);
-  }
-}
 
 /** A string's FNV-1a hash. */
 function hashOf(s: string): number {
@@ -64,115 +16,55 @@ function hashOf(s: string): number {
   return h >>> 0;
 }
 
-/** A set of ASCII ids (what `Set<string>` did for `has`, `add` and `size`). */
-export class IdSet {
-  private ids = new IdBytes();
-  private hashes = new Uint32Array(1 << 8);
-  /** Slot → entry index + 1 (0: empty); its length a power of two, at most half full. */
-  private slots = new Int32Array(1 << 9);
+/** A number not held in an entry's Int32 cell: NaN, and one kept in `bigNums` (not an int32, or −0). */
+const NUM_NAN = -0x80000000;
+const NUM_BIG = -0x7fffffff;
 
-  get size(): number {
-    return this.ids.count;
-  }
+/** Entries per page (a power of two). */
+const PAGE_BITS = 14;
+const PAGE = 1 << PAGE_BITS;
+const PAGE_MASK = PAGE - 1;
 
-  has(s: string): boolean {
-    return this.find(s, hashOf(s)) >= 0;
-  }
-
-  add(s: string): void {
-    const h = hashOf(s);
-    const at = this.find(s, h);
-    if (at >= 0) return;
-    const i = this.ids.push(s);
-    if (i === this.hashes.length) {
-      const hs = new Uint32Array(this.hashes.length * 2);
-      hs.set(this.hashes);
-      this.hashes = hs;
-    }
-    this.hashes[i] = h;
-    this.slots[~at] = i + 1;
-    if ((i + 1) * 2 > this.slots.length) this.grow();
-  }
-
-  /** The slot holding `s` (≥ 0), or ~(the empty slot it would go in). */
-  private find(s: string, h: number): number {
-    const slots = this.slots;
-    const mask = slots.length - 1;
-    for (let p = h & mask; ; p = (p + 1) & mask) {
-      const e = slots[p]!;
-      if (e === 0) return ~p;
-      if (this.hashes[e - 1] === h && this.ids.equals(e - 1, s)) return p;
-    }
-  }
-
-  private grow(): void {
-    const slots = new Int32Array(this.slots.length * 2);
-    const mask = slots.length - 1;
-    for (let i = 0; i < this.ids.count; i++) {
-      let p = this.hashes[i]! & mask;
-      while (slots[p] !== 0) p = (p + 1) & mask;
-      slots[p] = i + 1;
-    }
-    this.slots = slots;
-  }
+/** One page of entries: its cells, and its ids' bytes one after the other. */
+interface Page {
+  hashes: Uint32Array;
+  removed: Uint8Array;
+  nums: Int32Array;
+  strs: Int32Array;
+  idStart: Uint32Array;
+  idLen: Uint8Array;
+  bytes: Uint8Array;
+  used: number;
 }
 
 /**
- * The last `size / 2` to `size` ids added, in two IdSet generations (as engine/recent.ts
- * `Generations` keeps a Map's): when the current one holds `size / 2`, it becomes the previous one
- * and the old previous one is dropped. The ids added lately are always there.
+ * Entries keyed by an ASCII id, in the order they were added, each with `numCount` numbers (an
+ * int32 in place, any other number exactly in a side map) and `strCount` texts (or null) and maybe
+ * a JSON pointer; an id may be added more than once (`first` finds the earliest still held).
+ * Removing an entry marks it; when as many are marked as held, the store is rebuilt without them
+ * (amortised O(1) per entry; an entry's index changes then, so callers use an index only until the
+ * next `add` or `remove`).
  */
-export class RecentIds {
-  private cur = new IdSet();
-  private prev = new IdSet();
-  private readonly half: number;
-
-  constructor(size: number) {
-    this.half = Math.max(1, size >> 1);
-  }
-
-  has(s: string): boolean {
-    return this.cur.has(s) || this.prev.has(s);
-  }
-
-  add(s: string): void {
-    if (this.cur.size >= this.half) {
-      this.prev = this.cur;
-      this.cur = new IdSet();
-    }
-    this.cur.add(s);
-  }
-}
-
-/** What a held output's event is rebuilt from: the values its first `makeEvent` produced. */
-export interface HeldOutput {
-  id: string;
-  model: string | null;
-  status: string | null;
-  error: string | null;
-  usage: { inputTokens: number | null; outputTokens: number | null; cacheReadTokens: number | null; cacheWriteTokens: number | null } | null;
-  path: string;
-  line: number;
-  pointer: string | undefined;
-}
-
-const NUMS = 5; // line, then the four usage counts (NaN: null)
-const STRS = 4; // model, status, error, path (−1: null)
-
-/** Held outputs, in the order they were held. */
-export class HeldOutputs {
-  private ids = new IdBytes();
-  private nums = new Float64Array(NUMS << 8);
-  private strs = new Int32Array(STRS << 8);
-  private hasUsage = new Uint8Array(1 << 8);
-  /** The few distinct texts (models, statuses, error texts, paths), each kept once. */
+export class KeyedEntries {
+  private pages: Page[] = [];
+  /** Entries added (held or marked). */
+  private count = 0;
+  private bigNums: Map<number, number> | null = null;
+  /** Slot → entry index + 1 (0: empty); its length a power of two, at most half full. */
+  private slots = new Int32Array(1 << 9);
+  /** The distinct texts of the entries, each kept once (rebuilt with the store). */
   private texts: string[] = [];
   private textIndex = new Map<string, number>();
   private pointers: Map<number, string> | null = null;
+  /** Entries held (added and not removed). */
+  size = 0;
+  /** No entry before it is held (`oldest`). */
+  private head = 0;
 
-  get length(): number {
-    return this.ids.count;
-  }
+  constructor(
+    private readonly numCount: number,
+    private readonly strCount: number,
+  ) {}
 
   private text(s: string | null): number {
     if (s === null) return -1;
@@ -185,66 +77,245 @@ export class HeldOutputs {
     return i;
   }
 
-  push(h: HeldOutput): void {
-    const i = this.ids.push(h.id);
-    if (i === this.hasUsage.length) {
-      const cap = this.hasUsage.length * 2;
-      const n = new Float64Array(NUMS * cap);
-      n.set(this.nums);
-      this.nums = n;
-      const s = new Int32Array(STRS * cap);
-      s.set(this.strs);
-      this.strs = s;
-      const u = new Uint8Array(cap);
-      u.set(this.hasUsage);
-      this.hasUsage = u;
-    }
-    const n = this.nums;
-    const s = this.strs;
-    n[i * NUMS] = h.line;
-    const u = h.usage;
-    if (u) {
-      this.hasUsage[i] = 1;
-      n[i * NUMS + 1] = u.inputTokens ?? NaN;
-      n[i * NUMS + 2] = u.outputTokens ?? NaN;
-      n[i * NUMS + 3] = u.cacheReadTokens ?? NaN;
-      n[i * NUMS + 4] = u.cacheWriteTokens ?? NaN;
-    }
-    s[i * STRS] = this.text(h.model);
-    s[i * STRS + 1] = this.text(h.status);
-    s[i * STRS + 2] = this.text(h.error);
-    s[i * STRS + 3] = this.text(h.path);
-    if (h.pointer !== undefined) (this.pointers ??= new Map()).set(i, h.pointer);
+  private newPage(): Page {
+    return {
+      hashes: new Uint32Array(PAGE),
+      removed: new Uint8Array(PAGE),
+      nums: new Int32Array(Math.max(1, this.numCount) * PAGE),
+      strs: new Int32Array(Math.max(1, this.strCount) * PAGE),
+      idStart: new Uint32Array(PAGE),
+      idLen: new Uint8Array(PAGE),
+      bytes: new Uint8Array(1 << 12),
+      used: 0,
+    };
   }
 
-  /** Calls `f` on each held output in order, then forgets them all. */
-  drain(f: (h: HeldOutput) => void): void {
-    const count = this.ids.count;
-    const num = (v: number): number | null => (Number.isNaN(v) ? null : v);
-    const str = (k: number): string | null => (k < 0 ? null : this.texts[k]!);
-    for (let i = 0; i < count; i++) {
-      const n = this.nums;
-      const s = this.strs;
-      f({
-        id: this.ids.get(i),
-        model: str(s[i * STRS]!),
-        status: str(s[i * STRS + 1]!),
-        error: str(s[i * STRS + 2]!),
-        usage:
-          this.hasUsage[i] === 1
-            ? { inputTokens: num(n[i * NUMS + 1]!), outputTokens: num(n[i * NUMS + 2]!), cacheReadTokens: num(n[i * NUMS + 3]!), cacheWriteTokens: num(n[i * NUMS + 4]!) }
-            : null,
-        path: this.texts[s[i * STRS + 3]!]!,
-        line: n[i * NUMS]!,
-        pointer: this.pointers?.get(i),
-      });
+  /** Adds an entry; returns its index. */
+  add(id: string, nums: readonly number[], strs: readonly (string | null)[], pointer?: string): number {
+    const n = id.length;
+    // Ids are checked before they get here (ASCII, at most 128 characters); anything else would not round-trip.
+    if (n > 255) throw new Error('KeyedEntries: an id over 255 characters');
+    const i = this.count++;
+    const off = i & PAGE_MASK;
+    if (off === 0) this.pages.push(this.newPage());
+    const pg = this.pages[i >>> PAGE_BITS]!;
+    if (pg.used + n > pg.bytes.length) {
+      let cap = pg.bytes.length * 2;
+      while (cap < pg.used + n) cap *= 2;
+      const b = new Uint8Array(cap);
+      b.set(pg.bytes.subarray(0, pg.used));
+      pg.bytes = b;
     }
-    this.ids = new IdBytes();
-    this.nums = new Float64Array(NUMS << 8);
-    this.strs = new Int32Array(STRS << 8);
-    this.hasUsage = new Uint8Array(1 << 8);
+    const b = pg.bytes;
+    let at = pg.used;
+    pg.idStart[off] = at;
+    pg.idLen[off] = n;
+    let h = 0x811c9dc5;
+    for (let k = 0; k < n; k++) {
+      const c = id.charCodeAt(k);
+      if (c > 0x7f) throw new Error('KeyedEntries: a non-ASCII id');
+      b[at++] = c;
+      h = Math.imul(h ^ c, 0x01000193);
+    }
+    pg.used = at;
+    h >>>= 0;
+    pg.hashes[off] = h;
+    pg.removed[off] = 0;
+    const nc = this.numCount;
+    for (let k = 0; k < nc; k++) this.setNum(pg, i, off * nc + k, nums[k]!);
+    const sc = this.strCount;
+    for (let k = 0; k < sc; k++) pg.strs[off * sc + k] = this.text(strs[k]!);
+    if (pointer !== undefined) (this.pointers ??= new Map()).set(i, pointer);
+    if ((this.count + 1) * 2 > this.slots.length) this.rehash();
+    else {
+      const slots = this.slots;
+      const mask = slots.length - 1;
+      let p = h & mask;
+      while (slots[p] !== 0) p = (p + 1) & mask;
+      slots[p] = i + 1;
+    }
+    this.size++;
+    return i;
+  }
+
+  private setNum(pg: Page, i: number, at: number, v: number): void {
+    if (v !== v) pg.nums[at] = NUM_NAN;
+    else if ((v | 0) === v && v > NUM_BIG && !Object.is(v, -0)) pg.nums[at] = v;
+    else {
+      pg.nums[at] = NUM_BIG;
+      (this.bigNums ??= new Map()).set(i * this.numCount + (at % this.numCount), v);
+    }
+  }
+
+  private idEquals(pg: Page, off: number, s: string): boolean {
+    if (pg.idLen[off] !== s.length) return false;
+    const b = pg.bytes;
+    const start = pg.idStart[off]!;
+    for (let k = 0; k < s.length; k++) if (b[start + k] !== s.charCodeAt(k)) return false;
+    return true;
+  }
+
+  /** The earliest entry held with this id, or −1. */
+  first(id: string): number {
+    const h = hashOf(id);
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    // Linear probing keeps one id's entries in the order they were added along its probe run.
+    for (let p = h & mask; ; p = (p + 1) & mask) {
+      const e = slots[p]!;
+      if (e === 0) return -1;
+      const i = e - 1;
+      const pg = this.pages[i >>> PAGE_BITS]!;
+      const off = i & PAGE_MASK;
+      if (pg.hashes[off] === h && pg.removed[off] === 0 && this.idEquals(pg, off, id)) return i;
+    }
+  }
+
+  has(id: string): boolean {
+    return this.first(id) >= 0;
+  }
+
+  /** Marks entry `i` removed (it must be held). */
+  remove(i: number): void {
+    this.pages[i >>> PAGE_BITS]!.removed[i & PAGE_MASK] = 1;
+    this.size--;
+    this.pointers?.delete(i);
+    if (this.bigNums !== null) for (let k = 0; k < this.numCount; k++) this.bigNums.delete(i * this.numCount + k);
+    const marked = this.count - this.size;
+    if (marked > 4096 && marked > this.size) this.rebuild();
+  }
+
+  id(i: number): string {
+    const pg = this.pages[i >>> PAGE_BITS]!;
+    const off = i & PAGE_MASK;
+    const start = pg.idStart[off]!;
+    return String.fromCharCode.apply(null, pg.bytes.subarray(start, start + pg.idLen[off]!) as unknown as number[]);
+  }
+
+  num(i: number, k: number): number {
+    const v = this.pages[i >>> PAGE_BITS]!.nums[(i & PAGE_MASK) * this.numCount + k]!;
+    return v === NUM_NAN ? NaN : v === NUM_BIG ? this.bigNums!.get(i * this.numCount + k)! : v;
+  }
+
+  str(i: number, k: number): string | null {
+    const t = this.pages[i >>> PAGE_BITS]!.strs[(i & PAGE_MASK) * this.strCount + k]!;
+    return t < 0 ? null : this.texts[t]!;
+  }
+
+  pointer(i: number): string | undefined {
+    return this.pointers?.get(i);
+  }
+
+  private isRemoved(i: number): boolean {
+    return this.pages[i >>> PAGE_BITS]!.removed[i & PAGE_MASK] !== 0;
+  }
+
+  /** The entry held the longest, or −1. */
+  oldest(): number {
+    while (this.head < this.count && this.isRemoved(this.head)) this.head++;
+    return this.head < this.count ? this.head : -1;
+  }
+
+  /** The slot table for the entries there are (removed ones included), at most half full. */
+  private rehash(): void {
+    let cap = 1 << 9;
+    while (cap < (this.count + 1) * 2) cap *= 2;
+    const slots = new Int32Array(cap);
+    const mask = cap - 1;
+    for (let i = 0; i < this.count; i++) {
+      let p = this.pages[i >>> PAGE_BITS]!.hashes[i & PAGE_MASK]! & mask;
+      while (slots[p] !== 0) p = (p + 1) & mask;
+      slots[p] = i + 1;
+    }
+    this.slots = slots;
+  }
+
+  /** A new store holding the entries held, in order: indexes change. */
+  private rebuild(): void {
+    const old = { count: this.count, pages: this.pages, texts: this.texts, pointers: this.pointers, bigNums: this.bigNums };
+    this.pages = [];
+    this.count = 0;
+    this.bigNums = null;
+    this.slots = new Int32Array(1 << 9);
     this.texts = [];
     this.textIndex = new Map();
     this.pointers = null;
+    this.size = 0;
+    this.head = 0;
+    const nc = this.numCount;
+    const sc = this.strCount;
+    const nums: number[] = new Array<number>(nc);
+    const strs: (string | null)[] = new Array<string | null>(sc);
+    for (let i = 0; i < old.count; i++) {
+      const off = i & PAGE_MASK;
+      // A page fully copied is dropped at once: the rebuild never holds two whole copies.
+      if (off === 0 && i > 0) old.pages[(i >>> PAGE_BITS) - 1] = undefined as never;
+      const pg = old.pages[i >>> PAGE_BITS]!;
+      if (pg.removed[off] !== 0) continue;
+      for (let k = 0; k < nc; k++) {
+        const v = pg.nums[off * nc + k]!;
+        nums[k] = v === NUM_NAN ? NaN : v === NUM_BIG ? old.bigNums!.get(i * nc + k)! : v;
+      }
+      for (let k = 0; k < sc; k++) {
+        const t = pg.strs[off * sc + k]!;
+        strs[k] = t < 0 ? null : old.texts[t]!;
+      }
+      const start = pg.idStart[off]!;
+      const id = String.fromCharCode.apply(null, pg.bytes.subarray(start, start + pg.idLen[off]!) as unknown as number[]);
+      this.add(id, nums, strs, old.pointers?.get(i));
+    }
+  }
+}
+
+/** Where a request was read: its path and line (and pointer, in a JSON document). */
+export interface ReadAt {
+  path: string;
+  line: number;
+  pointer?: string;
+}
+
+/**
+ * The `custom_id`s of the last `size / 2` to `size` calls handed to the engine, with where each was
+ * first read (in two KeyedEntries generations, as engine/recent.ts `Generations` keeps a Map's: when
+ * the current one holds `size / 2`, it becomes the previous one and the old previous one is
+ * dropped). `forgotten`: some id was dropped, so an id not found may still have been read.
+ */
+export class ReadIds {
+  private cur = new KeyedEntries(1, 1);
+  private prev = new KeyedEntries(1, 1);
+  private readonly half: number;
+  forgotten = false;
+
+  constructor(size: number) {
+    this.half = Math.max(1, size >> 1);
+  }
+
+  has(id: string): boolean {
+    return this.cur.has(id) || this.prev.has(id);
+  }
+
+  /** Where the id was first read, if it is remembered. */
+  firstRead(id: string): ReadAt | null {
+    let g = this.prev;
+    let i = g.first(id);
+    if (i < 0) {
+      g = this.cur;
+      i = g.first(id);
+    }
+    if (i < 0) return null;
+    const p = g.pointer(i);
+    return p === undefined ? { path: g.str(i, 0)!, line: g.num(i, 0) } : { path: g.str(i, 0)!, line: g.num(i, 0), pointer: p };
+  }
+
+  /** Remembers an id read at `at` (when it was read before, where it was first read). */
+  add(id: string, at: ReadAt): void {
+    if (this.cur.has(id)) return;
+    const first = this.prev.first(id) >= 0 ? this.firstRead(id)! : at;
+    if (this.cur.size >= this.half) {
+      if (this.prev.size > 0) this.forgotten = true;
+      this.prev = this.cur;
+      this.cur = new KeyedEntries(1, 1);
+    }
+    this.cur.add(id, [first.line], [first.path], first.pointer);
   }
 }

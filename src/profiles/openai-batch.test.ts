@@ -33,10 +33,12 @@ describe('openai-batch profile', () => {
     expect(ch.pairs.byConfidence.exact).toBe(2);
     expect(ch.crossed).toMatchObject({ comparable: 0, fifo: 0, signature: 0 });
     expect(r.findingCounts.CROSSED_PAIR).toBeUndefined();
+    // Each output waits for its request: the calls pair as the input file names them.
     expect(pairs.map((p) => [p.request.id, p.request.attrs.provider, p.request.attrs.model, p.terminal.attrs.usage?.inputTokens])).toEqual([
-      ['request-2', '/v1/chat/completions', 'gpt-3.5-turbo-0125', 22],
       ['request-1', '/v1/chat/completions', 'gpt-3.5-turbo-0125', 20],
+      ['request-2', '/v1/chat/completions', 'gpt-3.5-turbo-0125', 22],
     ]);
+    expect(r.records['openai-batch']).toEqual({ requests: 2, results: 2, failed: 0, heldUntilEnd: 2 });
     expect(r.notes.join(' ')).toContain('arbitrary by contract');
     expect(ledgerViolations(r)).toEqual([]);
   });
@@ -95,42 +97,93 @@ describe('openai-batch profile', () => {
     expect(emitted.map((e) => [e.role, e.id])).toEqual([['terminal', 'c']]);
     for (const id of ['a', 'b', 'c']) feed(input(id));
     p.finish!(ctx);
-    expect(emitted.map((e) => [e.role, e.id])).toEqual([
-      ['terminal', 'c'],
-      ['request', 'a'],
-      ['request', 'b'],
-      ['request', 'c'],
-      ['terminal', 'a'],
-      ['terminal', 'b'],
+    // a and b pair as their request comes; c's request waits to the end, unanswered.
+    expect(emitted.map((e) => [e.role, e.id, e.unanswered ?? false])).toEqual([
+      ['terminal', 'c', false],
+      ['request', 'a', false],
+      ['terminal', 'a', false],
+      ['request', 'b', false],
+      ['terminal', 'b', false],
+      ['request', 'c', true],
     ]);
     expect(p.summary!()).toEqual({ requests: 3, results: 3, failed: 0, heldUntilEnd: 2, heldOverflow: 1 });
     expect(p.notes!()).toEqual(['openai-batch-order', 'openai-batch-hold-full']);
     expect(NOTE_TEXT['openai-batch-hold-full']).toContain('heldOverflow');
   });
 
-  it('a request evicted at --max-open-calls: its output is ORPHAN_RESPONSE id-evicted, the rest pair', async () => {
+  it('requests wait for their output in the profile, not open in the engine: any batch size pairs, DUPLICATE_ID still', () => {
+    const p = batchProfileWithLimits({ maxPending: 100 });
+    const { emitted, ctx, feed } = openCapture(p, 'b.jsonl');
+    for (const id of ['a', 'b', 'a', 'c']) feed(input(id));
+    // The repeated a goes to the engine with the first (line 1), where it is DUPLICATE_ID.
+    expect(emitted.map((e) => [e.role, e.id, e.repeatOf?.line ?? null])).toEqual([
+      ['request', 'a', null],
+      ['request', 'a', 1],
+    ]);
+    for (const id of ['c', 'a', 'b']) feed(output(id));
+    p.finish!(ctx);
+    expect(emitted.slice(2).map((e) => [e.role, e.id, e.unanswered ?? false])).toEqual([
+      ['request', 'c', false],
+      ['terminal', 'c', false],
+      ['terminal', 'a', false],
+      ['request', 'b', false],
+      ['terminal', 'b', false],
+    ]);
+  });
+
+  it('compare still shows what FIFO would have done in the order the lines were read (the profile does not reorder them there)', async () => {
     const dir = tmpDir();
-    const ids = ['r1', 'r2', 'r3', 'r4'];
+    const inp = writeCapture(['a', 'b', 'c'].map((id) => input(id)), 'in.jsonl', dir);
+    const out = writeCapture(['c', 'a', 'b'].map((id) => output(id)), 'out.jsonl', dir);
+    const c = await compare({ inputs: [inp, out] });
+    const ch = c.channels[0]!;
+    expect(ch.maxInFlight).toBe(3);
+    // FIFO gives a to c's output, b to a's, c to b's: three crossed.
+    expect(ch.strategies.fifo).toMatchObject({ crossed: 3 });
+    // analyze: the same in-flight count (requests waiting in the profile count as open).
+    const r = await analyze({ inputs: [inp, out] });
+    expect(r.channels[0]).toMatchObject({ maxInFlight: 3, orphanRequests: 0 });
+  });
+
+  it('a repeated custom_id is DUPLICATE_ID whatever the file order (output first: its call closed before the repeat came)', async () => {
+    const dir = tmpDir();
+    const out = writeCapture([output('x'), output('y')], 'batch_output.jsonl', dir);
+    const inp = writeCapture([input('x'), input('y'), input('x')], 'batchinput.jsonl', dir);
+    const r = await analyze({ inputs: [dir] });
+    expect(r.inputs.map((i) => i.path)).toEqual([out, inp]);
+    expect(r.findings.filter((f) => f.code === 'DUPLICATE_ID').map((f) => f.locations.map((l) => l.line))).toEqual([[1, 3]]);
+    const ch = r.channels.find((c) => c.channel === 'openai-batch')!;
+    expect(ch).toMatchObject({ requests: 3, terminals: 2, orphanRequests: 1, duplicateIds: 1 });
+    expect(ch.pairs.total).toBe(2);
+    expect(ledgerViolations(r)).toEqual([]);
+  });
+
+  it('past ten times --max-open-calls waiting requests, the oldest go to the engine; evicted there: ORPHAN_RESPONSE id-evicted, the rest pair', async () => {
+    const dir = tmpDir();
+    const ids = Array.from({ length: 30 }, (_, i) => `r${i + 1}`);
     const inp = writeCapture(ids.map((id) => input(id)), 'batchinput.jsonl', dir);
     const out = writeCapture([...ids].reverse().map((id) => output(id)), 'batch_output.jsonl', dir);
+    // --max-open-calls 2: 20 wait in the profile; r1..r10 go to the engine, which evicts r1..r8, and r9
+    // when the first pair's request opens there (r10 stays open until its output).
     const r = await analyze({ inputs: [inp, out], maxOpenCalls: 2 });
     const ch = r.channels.find((c) => c.channel === 'openai-batch')!;
-    expect(ch).toMatchObject({ requests: 4, terminals: 4, evictedRequests: 2, orphanResponses: 2 });
-    expect(ch.pairs.total).toBe(2);
-    expect(r.findings.filter((f) => f.code === 'ORPHAN_RESPONSE').map((f) => [f.data.id, f.data.reason, f.message])).toEqual([
-      ['r2', 'id-evicted', 'batch output (its record states no caller) answers a request evicted while open (--max-open-calls reached)'],
-      ['r1', 'id-evicted', 'batch output (its record states no caller) answers a request evicted while open (--max-open-calls reached)'],
-    ]);
-    expect(r.notes).toContain(
-      'openai-batch: 2 open request(s) were evicted at --max-open-calls 2: orphans of the bound, not of the capture (ORPHAN_REQUEST reason evicted; a terminal read later for one is an orphan response, id-evicted while its id is remembered), and the pairs after it, with their crossed counts, confidence, duplicates, latencies and failed count, may differ from an unbounded reading (--max-crossed-rate, --max-ambiguous and --fail-on of the findings it can hide cannot be evaluated); raise --max-open-calls',
-    );
-    // No scope is said to hold more than the bound at once.
-    expect(ch.maxInFlight).toBe(2);
+    expect(ch).toMatchObject({ requests: 30, terminals: 30, evictedRequests: 9, orphanResponses: 9 });
+    expect(ch.pairs.total).toBe(21);
+    expect(r.records['openai-batch']).toMatchObject({ pendingOverflow: 10 });
+    const orphans = r.findings.filter((f) => f.code === 'ORPHAN_RESPONSE');
+    expect(orphans.map((f) => [f.data.id, f.data.reason])).toEqual(['r9', 'r8', 'r7', 'r6', 'r5', 'r4', 'r3', 'r2', 'r1'].map((id) => [id, 'id-evicted']));
+    expect(orphans[0]!.message).toBe('batch output (its record states no caller) answers a request evicted while open (--max-open-calls reached)');
+    expect(r.notes.some((n) => n.startsWith('openai-batch: 9 open request(s) were evicted at --max-open-calls 2'))).toBe(true);
+    // In flight: the engine's open requests (never more than the bound) and those waiting in the
+    // profile — 2 + 19 when the first output came.
+    expect(ch.maxInFlight).toBe(21);
     expect(ledgerViolations(r)).toEqual([]);
-    // compare says the orphans come from the bound; trace does not pick by FIFO on an arbitrary order.
+    // compare (and trace) read the lines in the order read, for FIFO's shadows: every request is open
+    // in the engine, which evicts 28. compare says the orphans come from the bound; trace does not
+    // pick by FIFO on an arbitrary order.
     const c = await compare({ inputs: [inp, out], maxOpenCalls: 2 });
-    expect(c.channels[0]).toMatchObject({ channel: 'openai-batch', evictedRequests: 2 });
-    const t = await trace({ inputs: [inp, out], maxOpenCalls: 2, target: { kind: 'location', path: out, line: 4 } });
+    expect(c.channels[0]).toMatchObject({ channel: 'openai-batch', evictedRequests: 28 });
+    const t = await trace({ inputs: [inp, out], maxOpenCalls: 2, target: { kind: 'location', path: out, line: 30 } });
     expect(t.calls.map((x) => [x.outcome, x.terminalOrder, x.why])).toEqual([
       ['orphan-response', 'arbitrary', 'nothing took it: its request was evicted while open (--max-open-calls reached) before it came'],
     ]);
@@ -139,15 +192,17 @@ describe('openai-batch profile', () => {
 
   it('more evictions than evicted ids remembered: a note says the id-not-open orphans may answer one', async () => {
     const dir = tmpDir();
-    const ids = ['r1', 'r2', 'r3', 'r4', 'r5'];
+    const ids = Array.from({ length: 16 }, (_, i) => `r${i + 1}`);
     const inp = writeCapture(ids.map((id) => input(id)), 'batchinput.jsonl', dir);
     const out = writeCapture(ids.map((id) => output(id)), 'batch_output.jsonl', dir);
+    // --max-open-calls 1: 10 wait; r1..r6 go to the engine, which evicts r1..r5 and remembers the last 2 of them.
     const r = await analyze({ inputs: [inp, out], maxOpenCalls: 1, closedWindow: 2 });
     expect(r.findings.filter((f) => f.code === 'ORPHAN_RESPONSE').map((f) => [f.data.id, f.data.reason])).toEqual([
       ['r1', 'id-not-open'],
       ['r2', 'id-not-open'],
-      ['r3', 'id-evicted'],
+      ['r3', 'id-not-open'],
       ['r4', 'id-evicted'],
+      ['r5', 'id-evicted'],
     ]);
     expect(r.notes.filter((n) => n.includes('forgotten'))).toEqual([
       'openai-batch: some orphan responses with reason id-not-open were read after the engine had forgotten closed or evicted ids (it remembers the last 2 closed and 2 evicted): each may repeat a call closed earlier or answer a request evicted at --max-open-calls',

@@ -133,7 +133,7 @@ describe('formats on fixtures/seed-trace.jsonl', () => {
       | --- | --- | --- | --- |
       | \`CROSSED_PAIR\` | ⚪ note | 2 (FIFO 2, signature-FIFO 0) | Crossed pair: nothing while ids are logged; never attribute these calls by position (FIFO). |
 
-      #### Notes
+      #### Note findings
 
       | code | count | scopes | first at | what to do |
       | --- | --- | --- | --- | --- |

@@ -47,7 +47,7 @@ describe('the gate after an eviction', () => {
     expect(byName.get('fail-on:ORPHAN_RESPONSE')).toMatchObject({ actual: 0, passed: true });
     expect(byName.get('fail-on:ORPHAN_RESPONSE')!.unknown).toBeUndefined();
     // Said as not evaluated, never as findings present (there are none).
-    expect(table.render(r, ctx)).toContain('CROSSED_PAIR findings not evaluated: cannot be evaluated: requests were evicted');
+    expect(table.render(r, ctx)).toContain('CROSSED_PAIR findings not evaluated: requests were evicted');
     expect(table.render(r, ctx)).not.toContain('CROSSED_PAIR findings present');
     expect(r.gate.passed).toBe(false);
     // Without an eviction the same checks are counted.
@@ -59,7 +59,7 @@ describe('the gate after an eviction', () => {
     const lines = [...Array.from({ length: 10 }, (_, i) => call(i)), ...[5, 6, 7, 8].map(reply)];
     const r = await analyzeLines(lines, { maxOpenCalls: 6, gate: { maxCrossedRate: 0.5 } });
     const md = markdown.render(r, ctx);
-    expect(md).toContain('FIFO crossed rate not evaluated: cannot be evaluated: requests were evicted at --max-open-calls (raise it)');
+    expect(md).toContain('FIFO crossed rate not evaluated: requests were evicted at --max-open-calls (raise it)');
     expect(md).not.toContain('`max-crossed-rate` offenders');
     const note = r.notes.find((n) => n.includes('were evicted'))!;
     expect(note.length).toBeGreaterThan(300);

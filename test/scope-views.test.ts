@@ -42,7 +42,7 @@ describe('worst scopes, one ranking in every view', () => {
     expect(ws.indexOf('| broken |')).toBeLessThan(ws.indexOf('| noisy |'));
     expect(md).toContain('| code | severity | count | meaning: what to do |');
     const warnings = md.indexOf('#### Errors and warnings');
-    const notes = md.indexOf('#### Notes');
+    const notes = md.indexOf('#### Note findings');
     expect(warnings).toBeGreaterThan(0);
     expect(notes).toBeGreaterThan(warnings);
     // Warnings one by one, with a scope column; no note among them.

@@ -50,7 +50,7 @@ export function inputOptions<T>(y: Argv<T>) {
     .option('max-line-bytes', { type: 'number', default: DEFAULT_MAX_LINE_BYTES, describe: 'longer lines are oversized and skipped' })
     .option('validate-all', { type: 'boolean', default: false, describe: 'parse every line, so malformed lines anywhere are found' })
     .option('max-findings', { type: 'number', default: DEFAULT_MAX_FINDINGS, describe: 'findings listed per code (all are counted)' })
-    .option('max-open-calls', { type: 'number', default: DEFAULT_MAX_OPEN_CALLS, describe: 'open calls per channel before the oldest is evicted as an orphan' })
+    .option('max-open-calls', { type: 'number', default: DEFAULT_MAX_OPEN_CALLS, describe: 'open calls per channel before the oldest is evicted as an orphan (OpenAI Batch: 10 × as many requests wait for their output first)' })
     .option('max-scopes', { type: 'number', describe: 'list at most N scopes per channel in the report, the most troubled first chosen (default: all)' })
     .option('jobs', { type: 'number', default: DEFAULT_JOBS, describe: 'threads that decode and parse JSONL (same report for any N; at most 4, and at most the cores, are used: a larger N is capped, with a note on stderr)' })
     // Shown as the form people type; `--color` still parses (hidden).

@@ -35,21 +35,21 @@ export function checkFailureTitle(c: GateCheck): string {
 /**
  * A failed check as one phrase, for every view (table, Markdown, JUnit, GitHub, SARIF):
  * `orphan requests over limit: 3 > 0`, `FIFO crossed rate over limit: 0.25 > 0.1`; a check that
- * cannot be evaluated says so: `correlation-id coverage not evaluated: cannot be evaluated: no requests (limit >= 0.95)`.
+ * cannot be evaluated says why: `correlation-id coverage not evaluated: no requests (limit >= 0.95)`.
  */
 export function checkFailure(c: GateCheck): string {
   const failed = checkFailureTitle(c);
   if (c.actual === null) {
-    return `${failed}: ${unknownText(c)} (limit ${c.op ?? '<='} ${checkValue(c.limit)})`;
+    return `${failed}: ${unknownReason(c)} (limit ${c.op ?? '<='} ${checkValue(c.limit)})`;
   }
   const value = c.counted === 'new' ? `${c.actual} new ${countedNoun(c, c.actual)}` : String(c.actual);
   return `${failed}: ${value} ${NOT_OP[c.op ?? '<=']} ${checkValue(c.limit)}`;
 }
 
-/** A failed check's title, and for one that could not be evaluated, why: `FIFO crossed rate not evaluated: cannot be evaluated: requests were evicted …`. */
+/** A failed check's title, and for one that could not be evaluated, why: `FIFO crossed rate not evaluated: requests were evicted …`. */
 export function checkFailureWhy(c: GateCheck): string {
   const title = checkFailureTitle(c);
-  return c.actual === null ? `${title}: ${unknownText(c)}` : title;
+  return c.actual === null ? `${title}: ${unknownReason(c)}` : title;
 }
 
 /** A short human title for a check (static text; check names are built from codes, never capture data). */
@@ -63,18 +63,24 @@ export function checkValue(v: number | string | null): string {
   return v === null ? 'n/a' : String(v);
 }
 
-const UNKNOWN_TEXT: Record<GateUnknown, string> = {
-  'no-requests': 'cannot be evaluated: no requests',
-  'ids-undeclared': 'cannot be evaluated: a profile declares no correlation id',
-  'no-id-pairs': 'cannot be evaluated: no pair by id to hold FIFO against',
-  evicted: 'cannot be evaluated: requests were evicted at --max-open-calls (raise it)',
-  'arbitrary-order': 'cannot be evaluated: terminal order is arbitrary by contract, FIFO is meaningless here',
-  window: 'cannot be evaluated: orphan responses were read after the closed-id window forgot ids (a late repeat reads as one)',
+const UNKNOWN_REASON: Record<GateUnknown, string> = {
+  'no-requests': 'no requests',
+  'ids-undeclared': 'a profile declares no correlation id',
+  'no-id-pairs': 'no pair by id to hold FIFO against',
+  evicted: 'requests were evicted at --max-open-calls (raise it)',
+  'arbitrary-order': 'terminal order is arbitrary by contract, FIFO is meaningless here',
+  window: 'orphan responses were read after the closed-id window forgot ids (a late repeat reads as one)',
 };
 
-/** Why a check could not be evaluated (a report read back from JSON may carry a reason this version does not know). */
+/** Why a check could not be evaluated, after its `not evaluated` title (a report read back from JSON may carry a reason this version does not know). */
+function unknownReason(c: GateCheck): string {
+  return (c.unknown !== undefined ? UNKNOWN_REASON[c.unknown] : undefined) ?? 'its value is unknown';
+}
+
+/** Why a check could not be evaluated, on its own: `cannot be evaluated: no requests`. */
 function unknownText(c: GateCheck): string {
-  return (c.unknown !== undefined ? UNKNOWN_TEXT[c.unknown] : undefined) ?? 'cannot be evaluated';
+  const r = c.unknown !== undefined ? UNKNOWN_REASON[c.unknown] : undefined;
+  return r === undefined ? 'cannot be evaluated' : `cannot be evaluated: ${r}`;
 }
 
 /** What a finding check counts, for `2 new warnings`: a severity's findings, or a code's. */

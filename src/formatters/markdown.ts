@@ -172,7 +172,7 @@ export function renderMarkdown(report: Report): string {
     // Notes grouped by code: how many, in which scopes, where first.
     const noteCodes = codes.filter((c) => FINDING_CODES[c] === 'note');
     if (noteCodes.length > 0) {
-      out.push('#### Notes', '');
+      out.push('#### Note findings', '');
       out.push(
         ...table(
           ['code', 'count', 'scopes', 'first at', 'what to do'],

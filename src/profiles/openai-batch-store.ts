@@ -66,14 +66,21 @@ export class KeyedEntries {
     private readonly strCount: number,
   ) {}
 
-  private text(s: string | null): number {
+  /** Per text column, the last text and its index: most entries repeat their neighbour's. */
+  private lastText: (string | null)[] = [];
+  private lastIndex: number[] = [];
+
+  private text(k: number, s: string | null): number {
     if (s === null) return -1;
+    if (this.lastText[k] === s) return this.lastIndex[k]!;
     let i = this.textIndex.get(s);
     if (i === undefined) {
       i = this.texts.length;
       this.texts.push(s);
       this.textIndex.set(s, i);
     }
+    this.lastText[k] = s;
+    this.lastIndex[k] = i;
     return i;
   }
 
@@ -124,7 +131,7 @@ export class KeyedEntries {
     const nc = this.numCount;
     for (let k = 0; k < nc; k++) this.setNum(pg, i, off * nc + k, nums[k]!);
     const sc = this.strCount;
-    for (let k = 0; k < sc; k++) pg.strs[off * sc + k] = this.text(strs[k]!);
+    for (let k = 0; k < sc; k++) pg.strs[off * sc + k] = this.text(k, strs[k]!);
     if (pointer !== undefined) (this.pointers ??= new Map()).set(i, pointer);
     if ((this.count + 1) * 2 > this.slots.length) this.rehash();
     else {
@@ -140,7 +147,7 @@ export class KeyedEntries {
 
   private setNum(pg: Page, i: number, at: number, v: number): void {
     if (v !== v) pg.nums[at] = NUM_NAN;
-    else if ((v | 0) === v && v > NUM_BIG && !Object.is(v, -0)) pg.nums[at] = v;
+    else if ((v | 0) === v && v > NUM_BIG && (v !== 0 || 1 / v > 0)) pg.nums[at] = v;
     else {
       pg.nums[at] = NUM_BIG;
       (this.bigNums ??= new Map()).set(i * this.numCount + (at % this.numCount), v);
@@ -239,6 +246,8 @@ export class KeyedEntries {
     this.slots = new Int32Array(1 << 9);
     this.texts = [];
     this.textIndex = new Map();
+    this.lastText = [];
+    this.lastIndex = [];
     this.pointers = null;
     this.size = 0;
     this.head = 0;

@@ -65,7 +65,7 @@ export function findingMessage(f: Finding): string {
       return `${shadow} would give the ${sideOf(f.data.terminalCaller, 'terminal')} to the ${sideOf(f.data.shadowCaller, 'request')} (true partner: ${f.data.trueCaller === '' ? 'a request with an empty caller' : f.data.trueCaller})`;
     }
     case 'DUPLICATE_ID':
-      return `id opened twice in one scope (${callerNamed(f.data.caller)}); the oldest is closed first`;
+      return `id opened again in one scope (${callerNamed(f.data.caller)}); a terminal with it goes to the oldest request still open with it`;
     case 'DUPLICATE_TERMINAL':
       return `second terminal for an already closed call (${callerNamed(f.data.caller)})`;
     case 'INVALID_ID':

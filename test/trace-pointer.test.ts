@@ -104,3 +104,15 @@ describe('trace PATH:LINE: a line counts from 1, up to 2^53 - 1', () => {
     expect(esc.stderr).toBe(`callpair: trace: fixtures/seed-trace.jsonl:\\x1b[2J\\x9b0m: "\\x1b[2J\\x9b0m" is not a line number; ${RULE}\n`);
   });
 });
+
+describe('trace PATH:LINE whose file is not among the inputs', () => {
+  it('exit 2 saying so (it read "skipped without JSON.parse", a line it had never read)', async () => {
+    const r = await runCli(['trace', 'fixtures/seed-trace.jsonl:5', 'fixtures/orphan-crossed.jsonl']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('callpair: trace: fixtures/seed-trace.jsonl is not among the inputs read: give it as an input too (or no inputs: they default to it)\n');
+    // Given too, it is read and traced.
+    const ok = await runCli(['trace', 'fixtures/seed-trace.jsonl:5', 'fixtures/orphan-crossed.jsonl', 'fixtures/seed-trace.jsonl']);
+    expect(ok.code).toBe(0);
+  });
+});

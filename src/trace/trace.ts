@@ -485,6 +485,8 @@ export async function trace(opts: TraceOptions): Promise<TraceReport> {
   const out: TraceReport = { schema: TRACE_SCHEMA, tool: { name: 'callpair', version: VERSION }, target, calls: calls.map((p) => p.call), callsOmitted: omitted };
   if (target.kind === 'location' && calls.length === 0) {
     const input = report.inputs.find((i) => path.resolve(i.path) === path.resolve(target.path));
+    // Not read: what its line is cannot be said (it is no `unparsed` line of an input).
+    if (!input && target.path !== '-') throw new InputUsageError(`trace: ${displayArg(target.path)} is not among the inputs read: give it as an input too (or no inputs: they default to it)`);
     const profile = input && input.profile !== 'none' ? input.profile : report.run.profile;
     // A pointer names its record itself: the record around the line is not looked for.
     const w = probe?.at || targetPointer !== undefined ? undefined : probe?.within;

@@ -89,6 +89,12 @@ export interface CallEvent {
    * Batch): counted as open in `inFlight` and `maxInFlight`, as they would be were they open here.
    */
   waiting?: number;
+  /**
+   * A request whose id the profile could not check for a repeat: it had forgotten ids of calls
+   * handed to the engine before (OpenAI Batch). Counted as `unsureRepeats`: `--fail-on DUPLICATE_ID`
+   * cannot be evaluated then.
+   */
+  pastWindow?: boolean;
 }
 
 /**

@@ -133,6 +133,7 @@ export class PairingEngine {
         closed: new RecentKeys(this.closedWindow),
         evicted: null,
         unsureOrphans: 0,
+        unsureRepeats: 0,
         idle: [],
         idleStamps: [],
         idleHead: 0,
@@ -218,6 +219,7 @@ export class PairingEngine {
   }
 
   private request(ch: ChannelState, sc: ScopeState, ev: CallEvent): void {
+    if (ev.pastWindow) ch.unsureRepeats++;
     if (ev.unanswered) return this.unanswered(ch, sc, ev);
     const open = (sc.open ??= this.spareOpen.pop() ?? newOpenSet());
     // Busy again: its idle-queue entry is stale until it is idle once more.
@@ -339,6 +341,11 @@ export class PairingEngine {
       return null;
     }
     const inFlight = (sc.open ? sc.open.all.size : 0) + (ev.waiting ?? 0);
+    // Requests waiting in the profile may have come after the last request the engine saw.
+    if (ev.waiting) {
+      if (inFlight > sc.counters.maxInFlight) sc.counters.maxInFlight = inFlight;
+      if (inFlight > ch.counters.maxInFlight) ch.counters.maxInFlight = inFlight;
+    }
     // Shadows first: they know no ids and see every non-redundant terminal.
     const shadows = ch.shadows ? takeShadows(sc.open, ev) : NO_SHADOWS;
     const result = cascade(sc.open, ev, ch.spec);
@@ -619,6 +626,7 @@ export class PairingEngine {
         scopes: [...ch.scopes.values()].map((s) => ({ scope: s.scope, counters: countersSnapshot(s.counters) })),
         ...(ch.folded > 0 ? { scopesFolded: ch.folded } : {}),
         ...(ch.unsureOrphans > 0 ? { unsureOrphans: ch.unsureOrphans } : {}),
+        ...(ch.unsureRepeats > 0 ? { unsureRepeats: ch.unsureRepeats } : {}),
         latencyGroups: [...ch.groups.values()].flatMap((g) => {
           const stats = g.hist.stats();
           if (!stats) return [];

@@ -233,6 +233,8 @@ export interface ChannelState {
   evicted: RecentKeys | null;
   /** Orphan responses `id-not-open` read after `closed` or `evicted` forgot an id (ChannelSnapshot.unsureOrphans). */
   unsureOrphans: number;
+  /** Requests a profile could not check for a repeated id (ChannelSnapshot.unsureRepeats). */
+  unsureRepeats: number;
   /**
    * Scopes with no open request, in the order they became idle: the ones folded first when the
    * channel holds more scopes than its cap (docs/design.md §8). An entry is stale when its stamp is

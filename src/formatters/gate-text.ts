@@ -69,7 +69,7 @@ const UNKNOWN_REASON: Record<GateUnknown, string> = {
   'no-id-pairs': 'no pair by id to hold FIFO against',
   evicted: 'requests were evicted at --max-open-calls (raise it)',
   'arbitrary-order': 'terminal order is arbitrary by contract, FIFO is meaningless here',
-  window: 'orphan responses were read after the closed-id window forgot ids (a late repeat reads as one)',
+  window: 'calls were read after a window of ids forgot some (a late repeat reads as an orphan response or a new request)',
 };
 
 /** Why a check could not be evaluated, after its `not evaluated` title (a report read back from JSON may carry a reason this version does not know). */

@@ -48,6 +48,8 @@ interface ChannelAcc {
   unlisted: number;
   /** The shards' unsureOrphans, summed. */
   unsureOrphans: number;
+  /** The shards' unsureRepeats, summed. */
+  unsureRepeats: number;
   /** Listed scopes by name, with how many shard reports listed each (> 1: a split scope). */
   scopes: Map<string, { report: ScopeReport; reports: number }>;
 }
@@ -142,7 +144,7 @@ export class ReportMerger {
     if (!data) throw new MergeRefusal(`${label}: channel ${JSON.stringify(ch.channel)} has no merge data`);
     let acc = this.channels.get(ch.channel);
     if (!acc) {
-      acc = { ordered: ch.ordered, meaning: ch.meaning, failed: 0, counters: newCounters(), latency: null, groups: new Map(), scopeCount: 0, unlisted: 0, unsureOrphans: 0, scopes: new Map() };
+      acc = { ordered: ch.ordered, meaning: ch.meaning, failed: 0, counters: newCounters(), latency: null, groups: new Map(), scopeCount: 0, unlisted: 0, unsureOrphans: 0, unsureRepeats: 0, scopes: new Map() };
       this.channels.set(ch.channel, acc);
     }
     addCounts(acc.counters, ch, data.requestsWithId, data.terminalsWithId);
@@ -159,6 +161,7 @@ export class ReportMerger {
     acc.scopeCount += ch.scopeCount;
     acc.unlisted += (ch.scopesOmitted ?? 0) + (ch.scopesFolded ?? 0);
     acc.unsureOrphans += ch.unsureOrphans ?? 0;
+    acc.unsureRepeats += ch.unsureRepeats ?? 0;
     for (const s of ch.scopes) {
       const cur = acc.scopes.get(s.scope);
       if (!cur) acc.scopes.set(s.scope, { report: s, reports: 1 });
@@ -214,6 +217,7 @@ export class ReportMerger {
         scopeCount: acc.scopeCount,
         ...(omitted > 0 ? { scopesOmitted: omitted } : {}),
         ...(acc.unsureOrphans > 0 ? { unsureOrphans: acc.unsureOrphans } : {}),
+        ...(acc.unsureRepeats > 0 ? { unsureRepeats: acc.unsureRepeats } : {}),
         latencyByGroup: groups.map((g) => g.r),
         scopes,
       });

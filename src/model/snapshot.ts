@@ -89,6 +89,8 @@ export interface ChannelSnapshot {
    * request, which a larger window would have said (a note in the report).
    */
   unsureOrphans?: number;
+  /** Requests a profile could not check for a repeated id (CallEvent.pastWindow). */
+  unsureRepeats?: number;
   /** Latency groups in first-seen order. */
   latencyGroups: LatencyGroupSnapshot[];
   /** The channel's whole latency histogram (null without latencies), for `callpair merge`. */

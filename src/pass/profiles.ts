@@ -9,5 +9,5 @@ import type { Roles } from './roles.js';
 
 export function pickProfiles(opts: AnalyzeOptions, roles: Roles): Profile[] {
   const maxOpenCalls = opts.maxOpenCalls ?? DEFAULT_MAX_OPEN_CALLS;
-  return resolveProfiles(opts.profile ?? 'auto', { roles: roles.present, roleFiles: roles.files, unusableLogs: roles.unusableLogs, skippedLogs: roles.skippedLogs, window: maxOpenCalls, maxOpenCalls, shadows: opts.onShadowPair !== undefined, ...opts.profileOptions });
+  return resolveProfiles(opts.profile ?? 'auto', { roles: roles.present, roleFiles: roles.files, unusableLogs: roles.unusableLogs, skippedLogs: roles.skippedLogs, window: maxOpenCalls, maxOpenCalls, closedWindow: opts.closedWindow, shadows: opts.onShadowPair !== undefined, ...opts.profileOptions });
 }

@@ -83,6 +83,7 @@ export interface EventDraft {
   repeatOf?: Loc;
   unanswered?: boolean;
   waiting?: number;
+  pastWindow?: boolean;
 }
 
 export interface FindingSink {
@@ -241,5 +242,6 @@ export function makeEvent(spec: ChannelSpec, d: EventDraft, sink: FindingSink): 
   if (d.repeatOf !== undefined) ev.repeatOf = d.repeatOf;
   if (d.unanswered) ev.unanswered = true;
   if (d.waiting) ev.waiting = d.waiting;
+  if (d.pastWindow) ev.pastWindow = true;
   return ev as BuiltEvent;
 }

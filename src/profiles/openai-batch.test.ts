@@ -145,6 +145,34 @@ describe('openai-batch profile', () => {
     expect(r.channels[0]).toMatchObject({ maxInFlight: 3, orphanRequests: 0 });
   });
 
+  it('in flight counts requests waiting after the last one the engine saw (input first: A, A, B then their outputs: 3)', async () => {
+    const dir = tmpDir();
+    const inp = writeCapture([input('A'), input('A'), input('B')], 'in.jsonl', dir);
+    const out = writeCapture([output('A'), output('A'), output('B')], 'out.jsonl', dir);
+    const r = await analyze({ inputs: [inp, out] });
+    expect(r.channels[0]).toMatchObject({ maxInFlight: 3, duplicateIds: 1, orphanRequests: 0 });
+    expect(r.channels[0]!.pairs.total).toBe(3);
+  });
+
+  it('a request read after the ids of closed calls were forgotten may repeat one unseen: channels[].unsureRepeats, a note, --fail-on DUPLICATE_ID unknown', async () => {
+    const dir = tmpDir();
+    const ids = ['c0', 'c1', 'c2', 'c3', 'c4', 'c5'];
+    const out = writeCapture(ids.map((id) => output(id)), 'batch_output.jsonl', dir);
+    const inp = writeCapture([...ids, 'c0'].map((id) => input(id)), 'batchinput.jsonl', dir);
+    // closedWindow 2: the profile remembers the ids of the last 2 to 4 calls it handed the engine.
+    const r = await analyze({ inputs: [dir], closedWindow: 2, gate: { failOn: ['DUPLICATE_ID'] } });
+    const ch = r.channels[0]!;
+    expect(ch).toMatchObject({ duplicateIds: 0, unsureRepeats: 2, orphanRequests: 1 });
+    expect(r.notes.some((n) => n.includes('channels[].unsureRepeats'))).toBe(true);
+    expect(r.gate.checks.find((c) => c.name === 'fail-on:DUPLICATE_ID')).toMatchObject({ actual: null, passed: false, unknown: 'window' });
+    // Input first nothing closes before every request is read: no request goes unchecked.
+    const clean = await analyze({ inputs: [inp, out], closedWindow: 2, gate: { failOn: ['DUPLICATE_ID'] } });
+    expect(clean.channels[0]!.unsureRepeats).toBeUndefined();
+    expect(clean.channels[0]!.duplicateIds).toBe(1);
+    expect(clean.notes.some((n) => n.includes('unsureRepeats'))).toBe(false);
+    expect(clean.gate.checks.find((c) => c.name === 'fail-on:DUPLICATE_ID')).toMatchObject({ actual: 1, passed: false });
+  });
+
   it('a repeated custom_id is DUPLICATE_ID whatever the file order (output first: its call closed before the repeat came)', async () => {
     const dir = tmpDir();
     const out = writeCapture([output('x'), output('y')], 'batch_output.jsonl', dir);
@@ -204,7 +232,7 @@ describe('openai-batch profile', () => {
       ['r4', 'id-evicted'],
       ['r5', 'id-evicted'],
     ]);
-    expect(r.notes.filter((n) => n.includes('forgotten'))).toEqual([
+    expect(r.notes.filter((n) => n.startsWith('openai-batch: some orphan'))).toEqual([
       'openai-batch: some orphan responses with reason id-not-open were read after the engine had forgotten closed or evicted ids (it remembers the last 2 closed and 2 evicted): each may repeat a call closed earlier or answer a request evicted at --max-open-calls',
     ]);
   });

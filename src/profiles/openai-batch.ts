@@ -110,7 +110,12 @@ export function openAiBatchProfile(options: Record<string, unknown> = {}): Profi
   // goes to the engine as it comes (an output read first waits to the end), as the reading was.
   if (options.shadows === true) return batchProfileWithLimits({ asRead: true });
   const m = options.maxOpenCalls;
-  return batchProfileWithLimits(typeof m === 'number' && m > 0 ? { maxPending: m * PENDING_PER_OPEN_CALL } : {});
+  const w = options.closedWindow;
+  return batchProfileWithLimits({
+    ...(typeof m === 'number' && m > 0 ? { maxPending: m * PENDING_PER_OPEN_CALL } : {}),
+    // The ids of calls handed to the engine: the last one to two times what the engine remembers of closed ids.
+    ...(typeof w === 'number' && w > 0 ? { maxSeen: 2 * w } : {}),
+  });
 }
 
 export function batchProfileWithLimits(limits: BatchLimits): Profile {
@@ -123,11 +128,13 @@ export function batchProfileWithLimits(limits: BatchLimits): Profile {
   // its output. A request waits for its output in `pending`, an output read first for its request in
   // `held`; the engine holds a request open only when its custom_id repeats (DUPLICATE_ID) or
   // `pending` is full. So a batch of any size pairs in flat memory, in either file order.
-  const pending = new KeyedEntries(1, 3); // line; url, model (the signature and the attributes), path
+  const pending = new KeyedEntries(2, 3); // line, read past the window (1/0); url, model (the signature and the attributes), path
   const held = new KeyedEntries(6, 4); // line, has usage, 4 usage counts (NaN: null); model, status, error, path
   const seen = new ReadIds(maxSeen);
   const sum: OpenAiBatchSummary = { requests: 0, results: 0, failed: 0, heldUntilEnd: 0 };
   let missingSeq = 0;
+  /** Requests read once `seen` had forgotten ids: a repeat of a forgotten one would go unseen. */
+  let pastWindow = 0;
 
   function idOf(v: unknown, loc: Loc, ctx: ProfileContext): IdKey | null {
     const c = checkId('correlation', 'custom_id', v);
@@ -149,7 +156,7 @@ export function batchProfileWithLimits(limits: BatchLimits): Profile {
 
   function holdRequest(id: string, ev: CallEvent): void {
     // The signature is [url, model], clipped as the attributes are (clipOrNull is clipText).
-    pending.add(id, [ev.loc.line], [ev.attrs.provider ?? null, ev.attrs.model ?? null, ev.loc.path], ev.loc.pointer);
+    pending.add(id, [ev.loc.line, ev.pastWindow ? 1 : 0], [ev.attrs.provider ?? null, ev.attrs.model ?? null, ev.loc.path], ev.loc.pointer);
   }
 
   /** The pending request `i`'s event, as makeEvent built it first (its values are clipped already), and forgets it. */
@@ -159,11 +166,12 @@ export function batchProfileWithLimits(limits: BatchLimits): Profile {
     const attrs: CallAttrs = { kind: 'batch input', provider: url, model };
     const id = pending.id(i);
     const loc = locOf(pending, i, 2, 0);
+    const unsure = pending.num(i, 1) === 1;
     pending.remove(i);
     if (!unanswered) seen.add(id, loc);
     return makeEvent(
       BATCH_CHANNEL,
-      { role: 'request', scope: '', id: derivedKey(id), sig: [url, model], time: null, caller: 'main', attrs, loc, unanswered },
+      { role: 'request', scope: '', id: derivedKey(id), sig: [url, model], time: null, caller: 'main', attrs, loc, unanswered, pastWindow: unsure },
       ctx,
     );
   }
@@ -235,7 +243,9 @@ export function batchProfileWithLimits(limits: BatchLimits): Profile {
               if (h >= 0) send(ctx, takeOutput(h, ctx));
               return 'used';
             }
-            const ev = makeEvent(BATCH_CHANNEL, draft, ctx);
+            // Not found, but the ids of calls closed long ago are forgotten: it may repeat one.
+            if (seen.forgotten) pastWindow++;
+            const ev = makeEvent(BATCH_CHANNEL, seen.forgotten ? { ...draft, pastWindow: true } : draft, ctx);
             const h = held.first(id);
             if (h >= 0) {
               seen.add(id, ev.loc);
@@ -299,7 +309,7 @@ export function batchProfileWithLimits(limits: BatchLimits): Profile {
       const out: NoteCode[] = [];
       if (sum.results > 0) out.push('openai-batch-order');
       if (sum.heldOverflow) out.push('openai-batch-hold-full');
-      if (seen.forgotten && !asRead) out.push('openai-batch-ids-forgotten');
+      if (pastWindow > 0) out.push('openai-batch-ids-forgotten');
       return out;
     },
   };

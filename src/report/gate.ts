@@ -148,6 +148,7 @@ export function evaluateGate(
   // Requests evicted at --max-open-calls: the pairs made after are not an unbounded reading's.
   const evicted = sum((c) => c.evictedRequests);
   const unsure = sum((c) => c.unsureOrphans ?? 0);
+  const unsureRepeats = sum((c) => c.unsureRepeats ?? 0);
 
   for (const item of parseFailOn(opts.failOn ?? [])) {
     if (item === 'error') continue; // the default check already covers it
@@ -157,7 +158,8 @@ export function evaluateGate(
     const hidden = evicted > 0 && codes.some((c) => HIDDEN_BY_EVICTION.includes(c));
     // A late repeat read after the closed-id window forgot its id is an orphan response, not a
     // DUPLICATE_TERMINAL: once a channel says it read such orphans, that count is unknown too.
-    const forgot = !hidden && unsure > 0 && codes.includes('DUPLICATE_TERMINAL');
+    // Likewise a request read after a profile's window of ids forgot some: a repeat is no DUPLICATE_ID.
+    const forgot = !hidden && ((unsure > 0 && codes.includes('DUPLICATE_TERMINAL')) || (unsureRepeats > 0 && codes.includes('DUPLICATE_ID')));
     const unknown: GateUnknown | undefined = hidden ? 'evicted' : forgot ? 'window' : undefined;
     const actual = unknown !== undefined ? null : isSeverity(item) ? bySeverity(item) : (counts[item] ?? 0);
     checks.push({ name: `fail-on:${item}`, limit: 0, actual, passed: actual === 0, op: '<=', codes, ...counted, ...(unknown ? { unknown } : {}) });

@@ -24,7 +24,7 @@ export const NOTE_TEXT = {
   'openai-batch-hold-full':
     'openai: more output lines came before their input line than the 1 000 000 held (records.openai-batch.heldOverflow): those were read as they came: one whose input line came later is an orphan response, and its request an orphan request, though they may pair; give the input file first (its requests wait for their output, up to ten times --max-open-calls)',
   'openai-batch-ids-forgotten':
-    'openai: the custom_ids of calls answered more than 100 000 calls earlier were forgotten (the last 100 000 to 200 000 are remembered): a custom_id repeated in the input further apart is not reported (DUPLICATE_ID), and an output line repeated further apart is an orphan response or a duplicate terminal as the engine remembers its id',
+    'openai: requests were read after the custom_ids of calls closed more than 100 000 calls before were forgotten (channels[].unsureRepeats): one may repeat a forgotten custom_id unreported (DUPLICATE_ID; --fail-on DUPLICATE_ID cannot be evaluated), and an output line repeated that far apart is an orphan response or a duplicate terminal as the engine remembers its id',
   'openai-batch-order': 'openai: Batch output order is arbitrary by contract: openai-batch pairs by custom_id only, and FIFO is not compared (no crossed pairs)',
   'transcript-naive-times': 'transcript: timestamps without a zone (naive ISO 8601) were read as UTC (records.transcript.naiveTimes)',
   'transcript-beyond-window':

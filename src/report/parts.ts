@@ -86,6 +86,8 @@ export interface ChannelReport extends CounterReport {
    * cannot be evaluated then (docs/ci.md).
    */
   unsureOrphans?: number;
+  /** Requests read after a profile's window of ids forgot some, unchecked for a repeated id (absent when none). */
+  unsureRepeats?: number;
   latencyByGroup: LatencyGroupReport[];
   scopes: ScopeReport[];
 }

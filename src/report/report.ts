@@ -180,6 +180,7 @@ export function channelReportWithData(st: ChannelSnapshot, maxScopes?: number, f
     ...(omitted > 0 ? { scopesOmitted: omitted } : {}),
     ...(folded > 0 ? { scopesFolded: folded } : {}),
     ...(st.unsureOrphans ? { unsureOrphans: st.unsureOrphans } : {}),
+    ...(st.unsureRepeats ? { unsureRepeats: st.unsureRepeats } : {}),
     latencyByGroup: groups,
     scopes,
   };

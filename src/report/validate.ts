@@ -186,7 +186,7 @@ const channel = obj({
   scopeCount: uint,
   latencyByGroup: arr(obj({ group: nullable(str), subgroup: nullable(str), count: uint, min: finite, p50: nullable(finite), p90: nullable(finite), p99: nullable(finite), max: finite, minAt: nullable(loc), maxAt: nullable(loc) })),
   scopes: arr(obj({ scope: str, ...counters }, { zeroLatencies: uint })),
-}, { scopesOmitted: uint, scopesFolded: uint, unsureOrphans: uint, zeroLatencies: uint });
+}, { scopesOmitted: uint, scopesFolded: uint, unsureOrphans: uint, unsureRepeats: uint, zeroLatencies: uint });
 
 /** What each code's `data` holds (findings.ts `FindingDataMap`): enums checked, strings free text. */
 const DATA: Record<FindingCode, Check> = {

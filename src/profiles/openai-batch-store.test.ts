@@ -51,19 +51,29 @@ describe('KeyedEntries (the Batch profile\'s compact stores)', () => {
 });
 
 describe('ReadIds', () => {
-  it('remembers where an id was first read, the last size/2 to size ids, and says when it forgot', () => {
+  it('remembers where an id was first read, the last size/2 to size ids, and says when it forgot the id of a closed call', () => {
     const r = new ReadIds(4);
-    r.add('a', { path: 'f', line: 1 });
-    r.add('a', { path: 'f', line: 9 });
+    r.add('a', { path: 'f', line: 1 }, true);
+    r.add('a', { path: 'f', line: 9 }, true);
     expect(r.firstRead('a')).toEqual({ path: 'f', line: 1 });
-    r.add('b', { path: 'f', line: 2 });
-    r.add('c', { path: 'f', line: 3, pointer: '/3' });
+    r.add('b', { path: 'f', line: 2 }, false);
+    r.add('c', { path: 'f', line: 3, pointer: '/3' }, false);
     expect(r.forgotten).toBe(false);
-    r.add('d', { path: 'f', line: 4 });
-    r.add('e', { path: 'f', line: 5 });
+    r.add('d', { path: 'f', line: 4 }, false);
+    r.add('e', { path: 'f', line: 5 }, false);
+    // a (closed) was dropped.
     expect(r.forgotten).toBe(true);
     expect(r.has('a')).toBe(false);
     expect(r.firstRead('c')).toEqual({ path: 'f', line: 3, pointer: '/3' });
     expect(r.has('e')).toBe(true);
+  });
+
+  it('dropping ids whose calls are still open (the engine finds their repeats) is no forgetting; closing one later is', () => {
+    const r = new ReadIds(4);
+    for (const id of ['a', 'b', 'c', 'd', 'e', 'f']) r.add(id, { path: 'f', line: 1 }, false);
+    expect(r.forgotten).toBe(false);
+    r.closed('e');
+    for (const id of ['g', 'h', 'i', 'j']) r.add(id, { path: 'f', line: 1 }, false);
+    expect(r.forgotten).toBe(true);
   });
 });

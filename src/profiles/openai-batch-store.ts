@@ -129,7 +129,7 @@ export class KeyedEntries {
     pg.hashes[off] = h;
     pg.removed[off] = 0;
     const nc = this.numCount;
-    for (let k = 0; k < nc; k++) this.setNum(pg, i, off * nc + k, nums[k]!);
+    for (let k = 0; k < nc; k++) this.setNumAt(pg, i, off * nc + k, nums[k]!);
     const sc = this.strCount;
     for (let k = 0; k < sc; k++) pg.strs[off * sc + k] = this.text(k, strs[k]!);
     if (pointer !== undefined) (this.pointers ??= new Map()).set(i, pointer);
@@ -145,7 +145,7 @@ export class KeyedEntries {
     return i;
   }
 
-  private setNum(pg: Page, i: number, at: number, v: number): void {
+  private setNumAt(pg: Page, i: number, at: number, v: number): void {
     if (v !== v) pg.nums[at] = NUM_NAN;
     else if ((v | 0) === v && v > NUM_BIG && (v !== 0 || 1 / v > 0)) pg.nums[at] = v;
     else {
@@ -211,6 +211,13 @@ export class KeyedEntries {
 
   pointer(i: number): string | undefined {
     return this.pointers?.get(i);
+  }
+
+  /** Sets number `k` of entry `i` (it must be held). */
+  setNum(i: number, k: number, v: number): void {
+    const at = (i & PAGE_MASK) * this.numCount + k;
+    this.bigNums?.delete(i * this.numCount + k);
+    this.setNumAt(this.pages[i >>> PAGE_BITS]!, i, at, v);
   }
 
   private isRemoved(i: number): boolean {
@@ -285,13 +292,17 @@ export interface ReadAt {
 
 /**
  * The `custom_id`s of the last `size / 2` to `size` calls handed to the engine, with where each was
- * first read (in two KeyedEntries generations, as engine/recent.ts `Generations` keeps a Map's: when
- * the current one holds `size / 2`, it becomes the previous one and the old previous one is
- * dropped). `forgotten`: some id was dropped, so an id not found may still have been read.
+ * first read and whether a call with it has closed (in two KeyedEntries generations, as
+ * engine/recent.ts `Generations` keeps a Map's: when the current one holds `size / 2`, it becomes
+ * the previous one and the old previous one is dropped). `forgotten`: the id of a closed call was
+ * dropped, so a request not found may repeat one (an id still open in the engine is the engine's to
+ * find repeated).
  */
 export class ReadIds {
-  private cur = new KeyedEntries(1, 1);
-  private prev = new KeyedEntries(1, 1);
+  private cur = new KeyedEntries(2, 1); // line, closed (1/0); path
+  private prev = new KeyedEntries(2, 1);
+  private curClosed = 0;
+  private prevClosed = 0;
   private readonly half: number;
   forgotten = false;
 
@@ -316,15 +327,43 @@ export class ReadIds {
     return p === undefined ? { path: g.str(i, 0)!, line: g.num(i, 0) } : { path: g.str(i, 0)!, line: g.num(i, 0), pointer: p };
   }
 
-  /** Remembers an id read at `at` (when it was read before, where it was first read). */
-  add(id: string, at: ReadAt): void {
-    if (this.cur.has(id)) return;
-    const first = this.prev.first(id) >= 0 ? this.firstRead(id)! : at;
-    if (this.cur.size >= this.half) {
-      if (this.prev.size > 0) this.forgotten = true;
-      this.prev = this.cur;
-      this.cur = new KeyedEntries(1, 1);
+  /** A call with this id has closed (the id is remembered: `has`). */
+  closed(id: string): void {
+    const i = this.cur.first(id);
+    if (i >= 0) {
+      if (this.cur.num(i, 1) === 0) {
+        this.cur.setNum(i, 1, 1);
+        this.curClosed++;
+      }
+      return;
     }
-    this.cur.add(id, [first.line], [first.path], first.pointer);
+    const j = this.prev.first(id);
+    if (j >= 0 && this.prev.num(j, 1) === 0) {
+      this.prev.setNum(j, 1, 1);
+      this.prevClosed++;
+    }
+  }
+
+  /**
+   * Remembers an id read at `at` (when it was read before, where it was first read), `closed` when
+   * its call has closed (else it is open in the engine).
+   */
+  add(id: string, at: ReadAt, closed: boolean): void {
+    if (this.cur.has(id)) {
+      if (closed) this.closed(id);
+      return;
+    }
+    const j = this.prev.first(id);
+    const first = j >= 0 ? this.firstRead(id)! : at;
+    const wasClosed = closed || (j >= 0 && this.prev.num(j, 1) === 1);
+    if (this.cur.size >= this.half) {
+      if (this.prevClosed > 0) this.forgotten = true;
+      this.prev = this.cur;
+      this.prevClosed = this.curClosed;
+      this.cur = new KeyedEntries(2, 1);
+      this.curClosed = 0;
+    }
+    this.cur.add(id, [first.line, wasClosed ? 1 : 0], [first.path], first.pointer);
+    if (wasClosed) this.curClosed++;
   }
 }

@@ -171,6 +171,15 @@ describe('openai-batch profile', () => {
     expect(clean.channels[0]!.duplicateIds).toBe(1);
     expect(clean.notes.some((n) => n.includes('unsureRepeats'))).toBe(false);
     expect(clean.gate.checks.find((c) => c.name === 'fail-on:DUPLICATE_ID')).toMatchObject({ actual: 1, passed: false });
+    // Repeats in the input alone go to the engine open: dropping their ids forgets no closed call
+    // (an adversarial review found them counted unsure, the gate unknown).
+    const rep = tmpDir();
+    const rin = writeCapture(['c0', 'c0', 'c1', 'c1', 'c2', 'c2', 'c0'].map((id) => input(id)), 'in.jsonl', rep);
+    const rout = writeCapture(['c0', 'c1', 'c2'].map((id) => output(id)), 'out.jsonl', rep);
+    const repeats = await analyze({ inputs: [rin, rout], closedWindow: 1, gate: { failOn: ['DUPLICATE_ID'] } });
+    expect(repeats.channels[0]).toMatchObject({ duplicateIds: 4 });
+    expect(repeats.channels[0]!.unsureRepeats).toBeUndefined();
+    expect(repeats.gate.checks.find((c) => c.name === 'fail-on:DUPLICATE_ID')).toMatchObject({ actual: 4 });
   });
 
   it('a repeated custom_id is DUPLICATE_ID whatever the file order (output first: its call closed before the repeat came)', async () => {

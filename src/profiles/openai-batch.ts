@@ -160,7 +160,9 @@ export function batchProfileWithLimits(limits: BatchLimits): Profile {
   }
 
   /** The pending request `i`'s event, as makeEvent built it first (its values are clipped already), and forgets it. */
-  function takeRequest(i: number, ctx: ProfileContext, unanswered?: boolean): BuiltEvent {
+  /** `how`: it pairs now (its output follows), goes to the engine open, or is unanswered (end of input). */
+  function takeRequest(i: number, ctx: ProfileContext, how: 'pairs' | 'open' | 'unanswered'): BuiltEvent {
+    const unanswered = how === 'unanswered';
     const url = pending.str(i, 0);
     const model = pending.str(i, 1);
     const attrs: CallAttrs = { kind: 'batch input', provider: url, model };
@@ -168,7 +170,7 @@ export function batchProfileWithLimits(limits: BatchLimits): Profile {
     const loc = locOf(pending, i, 2, 0);
     const unsure = pending.num(i, 1) === 1;
     pending.remove(i);
-    if (!unanswered) seen.add(id, loc);
+    if (!unanswered) seen.add(id, loc, how === 'pairs');
     return makeEvent(
       BATCH_CHANNEL,
       { role: 'request', scope: '', id: derivedKey(id), sig: [url, model], time: null, caller: 'main', attrs, loc, unanswered, pastWindow: unsure },
@@ -227,7 +229,7 @@ export function batchProfileWithLimits(limits: BatchLimits): Profile {
             }
             if (asRead) {
               // The engine holds every request open and finds a repeat (DUPLICATE_ID) itself.
-              seen.add(id, loc);
+              seen.add(id, loc, false);
               send(ctx, makeEvent(BATCH_CHANNEL, draft, ctx));
               return 'used';
             }
@@ -236,19 +238,22 @@ export function batchProfileWithLimits(limits: BatchLimits): Profile {
             if (first !== null) {
               // A repeated custom_id: DUPLICATE_ID against the first, however its call went. The
               // engine takes this id's calls from here on (its outputs pair there, oldest first).
-              if (p >= 0) send(ctx, takeRequest(p, ctx));
-              else seen.add(id, first);
+              if (p >= 0) send(ctx, takeRequest(p, ctx, 'open'));
+              else seen.add(id, first, false);
               send(ctx, makeEvent(BATCH_CHANNEL, { ...draft, repeatOf: first }, ctx));
               const h = held.first(id);
-              if (h >= 0) send(ctx, takeOutput(h, ctx));
+              if (h >= 0) {
+                send(ctx, takeOutput(h, ctx));
+                seen.closed(id);
+              }
               return 'used';
             }
-            // Not found, but the ids of calls closed long ago are forgotten: it may repeat one.
+            // Not found, but ids of calls closed long ago are forgotten: it may repeat one.
             if (seen.forgotten) pastWindow++;
             const ev = makeEvent(BATCH_CHANNEL, seen.forgotten ? { ...draft, pastWindow: true } : draft, ctx);
             const h = held.first(id);
             if (h >= 0) {
-              seen.add(id, ev.loc);
+              seen.add(id, ev.loc, true);
               send(ctx, ev);
               send(ctx, takeOutput(h, ctx));
               return 'used';
@@ -256,7 +261,7 @@ export function batchProfileWithLimits(limits: BatchLimits): Profile {
             if (pending.size >= maxPending) {
               // Full: the oldest waiting request goes to the engine (--max-open-calls bounds it there).
               sum.pendingOverflow = (sum.pendingOverflow ?? 0) + 1;
-              send(ctx, takeRequest(pending.oldest(), ctx));
+              send(ctx, takeRequest(pending.oldest(), ctx, 'open'));
             }
             holdRequest(id, ev);
             return 'used';
@@ -282,11 +287,12 @@ export function batchProfileWithLimits(limits: BatchLimits): Profile {
           const ev = makeEvent(BATCH_CHANNEL, { role: 'terminal', scope: '', id, sig: [null, null], time: null, caller: null, attrs, loc }, ctx);
           const p = pending.first(id);
           if (p >= 0) {
-            send(ctx, takeRequest(p, ctx));
+            send(ctx, takeRequest(p, ctx, 'pairs'));
             send(ctx, ev);
           } else if (seen.has(id)) {
             // Its request is in the engine (a repeated id, a full `pending`) or answered already (a DUPLICATE_TERMINAL there).
             send(ctx, ev);
+            seen.closed(id);
           } else if (held.size >= maxHeld) {
             sum.heldOverflow = (sum.heldOverflow ?? 0) + 1;
             send(ctx, ev);
@@ -302,7 +308,7 @@ export function batchProfileWithLimits(limits: BatchLimits): Profile {
       // Outputs whose request never came (orphan responses, or repeats of an answered id), then
       // requests nothing answered (orphan requests at once: the engine never holds them open).
       while (held.size > 0) send(ctx, takeOutput(held.oldest(), ctx));
-      while (pending.size > 0) send(ctx, takeRequest(pending.oldest(), ctx, true));
+      while (pending.size > 0) send(ctx, takeRequest(pending.oldest(), ctx, 'unanswered'));
     },
     summary: () => (sum.requests + sum.results > 0 ? { ...sum } : undefined),
     notes(): NoteCode[] {

@@ -229,12 +229,8 @@ export class PairingEngine {
     const req: OpenReq = { seq, sig: ev.sig, live: 0, mask: undefined, full: undefined, ev, interims: 0, sc };
     const cc = ch.counters;
     const scc = sc.counters;
-    cc.requests++;
-    scc.requests++;
-    if (ev.id !== null && !ev.ownKey) {
-      cc.requestsWithId++;
-      scc.requestsWithId++;
-    }
+    countRequest(cc, ev);
+    countRequest(scc, ev);
     if (ev.id !== null) {
       const first = addWithId(open, ev.id, req);
       if (first !== undefined || ev.repeatOf !== undefined) {
@@ -255,22 +251,14 @@ export class PairingEngine {
     // Evicted first, then counted: no scope is said to hold more than --max-open-calls at once. The
     // oldest request evicted is never this one (two at least are open), so the scope keeps `open`.
     if (ch.openTotal > this.maxOpenCalls) this.evictOldest(ch);
-    const inFlight = open.all.size + (ev.waiting ?? 0);
-    if (inFlight > scc.maxInFlight) scc.maxInFlight = inFlight;
-    if (inFlight > cc.maxInFlight) cc.maxInFlight = inFlight;
+    countInFlight(ch, sc, open.all.size + (ev.waiting ?? 0));
   }
 
   /** A request the profile knows nothing answers: counted, and an orphan request at once (end of input). */
   private unanswered(ch: ChannelState, sc: ScopeState, ev: CallEvent): void {
-    ch.counters.requests++;
-    sc.counters.requests++;
-    if (ev.id !== null && !ev.ownKey) {
-      ch.counters.requestsWithId++;
-      sc.counters.requestsWithId++;
-    }
-    const inFlight = (sc.open ? sc.open.all.size : 0) + 1 + (ev.waiting ?? 0);
-    if (inFlight > sc.counters.maxInFlight) sc.counters.maxInFlight = inFlight;
-    if (inFlight > ch.counters.maxInFlight) ch.counters.maxInFlight = inFlight;
+    countRequest(ch.counters, ev);
+    countRequest(sc.counters, ev);
+    countInFlight(ch, sc, (sc.open ? sc.open.all.size : 0) + 1 + (ev.waiting ?? 0));
     this.orphanRequest(ch, sc, ev, 0, 'end-of-input');
     this.markIdle(ch, sc);
   }
@@ -342,10 +330,7 @@ export class PairingEngine {
     }
     const inFlight = (sc.open ? sc.open.all.size : 0) + (ev.waiting ?? 0);
     // Requests waiting in the profile may have come after the last request the engine saw.
-    if (ev.waiting) {
-      if (inFlight > sc.counters.maxInFlight) sc.counters.maxInFlight = inFlight;
-      if (inFlight > ch.counters.maxInFlight) ch.counters.maxInFlight = inFlight;
-    }
+    if (ev.waiting) countInFlight(ch, sc, inFlight);
     // Shadows first: they know no ids and see every non-redundant terminal.
     const shadows = ch.shadows ? takeShadows(sc.open, ev) : NO_SHADOWS;
     const result = cascade(sc.open, ev, ch.spec);
@@ -662,6 +647,18 @@ export class PairingEngine {
 const RANK: Record<Confidence, number> = { exact: 0, unambiguous: 1, ambiguous: 2 };
 function weaker(a: Confidence, b: Confidence): Confidence {
   return RANK[a] >= RANK[b] ? a : b;
+}
+
+/** One request on a channel's or a scope's counters. */
+function countRequest(c: Counters, ev: CallEvent): void {
+  c.requests++;
+  if (ev.id !== null && !ev.ownKey) c.requestsWithId++;
+}
+
+/** `n` calls in flight in scope `sc`: the scope's and the channel's maximum. */
+function countInFlight(ch: ChannelState, sc: ScopeState, n: number): void {
+  if (n > sc.counters.maxInFlight) sc.counters.maxInFlight = n;
+  if (n > ch.counters.maxInFlight) ch.counters.maxInFlight = n;
 }
 
 /** One pair on a channel's or a scope's counters. */

@@ -82,7 +82,6 @@ export interface EventDraft {
   orphanNote?: string;
   repeatOf?: Loc;
   unanswered?: boolean;
-  waiting?: number;
   pastWindow?: boolean;
 }
 
@@ -146,13 +145,13 @@ export const NUMBER_RANGES = {
 
 type RangeName = keyof typeof NUMBER_RANGES;
 
-/** A number in its range, else null and an OUT_OF_RANGE finding (the value shown as a number's text). */
 /** A finite number within `range` (what inRange keeps as it is). */
 function within(v: unknown, range: RangeName): v is number {
   const { min, max } = NUMBER_RANGES[range];
   return typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max;
 }
 
+/** A number in its range, else null and an OUT_OF_RANGE finding (the value shown as a number's text). */
 function inRange(v: number | null | undefined, range: RangeName, field: string, channel: string, scope: string, loc: Loc, sink: FindingSink): number | null {
   if (v === null || v === undefined) return null;
   if (within(v, range)) return v;
@@ -241,7 +240,6 @@ export function makeEvent(spec: ChannelSpec, d: EventDraft, sink: FindingSink): 
   if (d.orphanNote !== undefined) ev.orphanNote = d.orphanNote;
   if (d.repeatOf !== undefined) ev.repeatOf = d.repeatOf;
   if (d.unanswered) ev.unanswered = true;
-  if (d.waiting) ev.waiting = d.waiting;
   if (d.pastWindow) ev.pastWindow = true;
   return ev as BuiltEvent;
 }

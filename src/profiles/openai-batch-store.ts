@@ -16,6 +16,28 @@ function hashOf(s: string): number {
   return h >>> 0;
 }
 
+const NON_ASCII = /[^\u0000-\u007f]/;
+
+/** Puts entry `i` of hash `h` in the first free slot of its probe run (linear probing). */
+function place(slots: Int32Array, h: number, i: number): void {
+  const mask = slots.length - 1;
+  let p = h & mask;
+  while (slots[p] !== 0) p = (p + 1) & mask;
+  slots[p] = i + 1;
+}
+
+/** An entry's id, from its page's bytes. */
+function idAt(pg: Page, off: number): string {
+  const start = pg.idStart[off]!;
+  return String.fromCharCode.apply(null, pg.bytes.subarray(start, start + pg.idLen[off]!) as unknown as number[]);
+}
+
+/** An entry's number `at` (cell index in its page; `key` its bigNums key). */
+function numAt(pg: Page, at: number, bigNums: Map<number, number> | null, key: number): number {
+  const v = pg.nums[at]!;
+  return v === NUM_NAN ? NaN : v === NUM_BIG ? bigNums!.get(key)! : v;
+}
+
 /** A number not held in an entry's Int32 cell: NaN, and one kept in `bigNums` (not an int32, or −0). */
 const NUM_NAN = -0x80000000;
 const NUM_BIG = -0x7fffffff;
@@ -102,6 +124,7 @@ export class KeyedEntries {
     const n = id.length;
     // Ids are checked before they get here (ASCII, at most 128 characters); anything else would not round-trip.
     if (n > 255) throw new Error('KeyedEntries: an id over 255 characters');
+    if (NON_ASCII.test(id)) throw new Error('KeyedEntries: a non-ASCII id');
     const i = this.count++;
     const off = i & PAGE_MASK;
     if (off === 0) this.pages.push(this.newPage());
@@ -117,15 +140,9 @@ export class KeyedEntries {
     let at = pg.used;
     pg.idStart[off] = at;
     pg.idLen[off] = n;
-    let h = 0x811c9dc5;
-    for (let k = 0; k < n; k++) {
-      const c = id.charCodeAt(k);
-      if (c > 0x7f) throw new Error('KeyedEntries: a non-ASCII id');
-      b[at++] = c;
-      h = Math.imul(h ^ c, 0x01000193);
-    }
+    for (let k = 0; k < n; k++) b[at++] = id.charCodeAt(k);
     pg.used = at;
-    h >>>= 0;
+    const h = hashOf(id);
     pg.hashes[off] = h;
     pg.removed[off] = 0;
     const nc = this.numCount;
@@ -134,13 +151,7 @@ export class KeyedEntries {
     for (let k = 0; k < sc; k++) pg.strs[off * sc + k] = this.text(k, strs[k]!);
     if (pointer !== undefined) (this.pointers ??= new Map()).set(i, pointer);
     if ((this.count + 1) * 2 > this.slots.length) this.rehash();
-    else {
-      const slots = this.slots;
-      const mask = slots.length - 1;
-      let p = h & mask;
-      while (slots[p] !== 0) p = (p + 1) & mask;
-      slots[p] = i + 1;
-    }
+    else place(this.slots, h, i);
     this.size++;
     return i;
   }
@@ -193,15 +204,11 @@ export class KeyedEntries {
   }
 
   id(i: number): string {
-    const pg = this.pages[i >>> PAGE_BITS]!;
-    const off = i & PAGE_MASK;
-    const start = pg.idStart[off]!;
-    return String.fromCharCode.apply(null, pg.bytes.subarray(start, start + pg.idLen[off]!) as unknown as number[]);
+    return idAt(this.pages[i >>> PAGE_BITS]!, i & PAGE_MASK);
   }
 
   num(i: number, k: number): number {
-    const v = this.pages[i >>> PAGE_BITS]!.nums[(i & PAGE_MASK) * this.numCount + k]!;
-    return v === NUM_NAN ? NaN : v === NUM_BIG ? this.bigNums!.get(i * this.numCount + k)! : v;
+    return numAt(this.pages[i >>> PAGE_BITS]!, (i & PAGE_MASK) * this.numCount + k, this.bigNums, i * this.numCount + k);
   }
 
   str(i: number, k: number): string | null {
@@ -235,12 +242,7 @@ export class KeyedEntries {
     let cap = 1 << 9;
     while (cap < (this.count + 1) * 2) cap *= 2;
     const slots = new Int32Array(cap);
-    const mask = cap - 1;
-    for (let i = 0; i < this.count; i++) {
-      let p = this.pages[i >>> PAGE_BITS]!.hashes[i & PAGE_MASK]! & mask;
-      while (slots[p] !== 0) p = (p + 1) & mask;
-      slots[p] = i + 1;
-    }
+    for (let i = 0; i < this.count; i++) place(slots, this.pages[i >>> PAGE_BITS]!.hashes[i & PAGE_MASK]!, i);
     this.slots = slots;
   }
 
@@ -268,17 +270,12 @@ export class KeyedEntries {
       if (off === 0 && i > 0) old.pages[(i >>> PAGE_BITS) - 1] = undefined as never;
       const pg = old.pages[i >>> PAGE_BITS]!;
       if (pg.removed[off] !== 0) continue;
-      for (let k = 0; k < nc; k++) {
-        const v = pg.nums[off * nc + k]!;
-        nums[k] = v === NUM_NAN ? NaN : v === NUM_BIG ? old.bigNums!.get(i * nc + k)! : v;
-      }
+      for (let k = 0; k < nc; k++) nums[k] = numAt(pg, off * nc + k, old.bigNums, i * nc + k);
       for (let k = 0; k < sc; k++) {
         const t = pg.strs[off * sc + k]!;
         strs[k] = t < 0 ? null : old.texts[t]!;
       }
-      const start = pg.idStart[off]!;
-      const id = String.fromCharCode.apply(null, pg.bytes.subarray(start, start + pg.idLen[off]!) as unknown as number[]);
-      this.add(id, nums, strs, old.pointers?.get(i));
+      this.add(idAt(pg, off), nums, strs, old.pointers?.get(i));
     }
   }
 }

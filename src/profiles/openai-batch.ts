@@ -159,8 +159,11 @@ export function batchProfileWithLimits(limits: BatchLimits): Profile {
     pending.add(id, [ev.loc.line, ev.pastWindow ? 1 : 0], [ev.attrs.provider ?? null, ev.attrs.model ?? null, ev.loc.path], ev.loc.pointer);
   }
 
-  /** The pending request `i`'s event, as makeEvent built it first (its values are clipped already), and forgets it. */
-  /** `how`: it pairs now (its output follows), goes to the engine open, or is unanswered (end of input). */
+  /**
+   * The pending request `i`'s event, as makeEvent built it first (its values are clipped already),
+   * and forgets it. `how`: it pairs now (its output follows), goes to the engine open, or is
+   * unanswered (end of input).
+   */
   function takeRequest(i: number, ctx: ProfileContext, how: 'pairs' | 'open' | 'unanswered'): BuiltEvent {
     const unanswered = how === 'unanswered';
     const url = pending.str(i, 0);
